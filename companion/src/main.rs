@@ -1,0 +1,59 @@
+//! `arbiter`: the table companion. `main` maps errors to an exit code; `run` does the work.
+
+mod blitz_cli;
+mod duel_cli;
+mod fof_cli;
+mod message_cli;
+mod vision_cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "arbiter", version, about = "A companion for card games played at a real table")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// 死亡前线-闪电战 (Blitz): replay scripted games through the rules engine.
+    Blitz(blitz_cli::Args),
+    /// Fields of Fire: solo companion with a digital action deck.
+    Fof(fof_cli::Args),
+    /// 风声 (The Message): rules engine and tally.
+    Message(message_cli::Args),
+    /// 陣面對決 (Duel): rules engine with stack and priority.
+    Duel(duel_cli::Args),
+    /// Vision: print cards and mats, scan images, enroll cards, evaluate.
+    #[command(flatten)]
+    Vision(vision_cli::Command),
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("arbiter: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Blitz(args)) => blitz_cli::run(args),
+        Some(Command::Fof(args)) => fof_cli::run(args),
+        Some(Command::Message(args)) => message_cli::run(args),
+        Some(Command::Duel(args)) => duel_cli::run(args),
+        Some(Command::Vision(cmd)) => vision_cli::run(cmd),
+        None => {
+            // The live panel arrives with the live-play issue; until then say what there is.
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

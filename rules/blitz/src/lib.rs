@@ -1,0 +1,1 @@
+//! 死亡前线-闪电战 (Blitz) rules engine.

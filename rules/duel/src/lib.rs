@@ -1,0 +1,1 @@
+//! Placeholder: the duel rules engine is built under its own issue.

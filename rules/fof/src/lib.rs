@@ -1,0 +1,1 @@
+//! Placeholder: the fof rules engine is built under its own issue.

@@ -1,0 +1,1 @@
+//! Placeholder: the message rules engine is built under its own issue.

@@ -1,0 +1,3 @@
+//! One integration-test binary: each module is one area; regression tests are named after the issue.
+
+mod cli;

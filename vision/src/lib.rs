@@ -1,0 +1,1 @@
+//! Placeholder until the vision issue fills it: frame sources, calibration, detection, identification.
