@@ -10,7 +10,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "arbiter", version, about = "A companion for card games played at a real table")]
+#[command(
+    name = "arbiter",
+    version,
+    about = "A companion for card games played at a real table"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -51,7 +51,11 @@ impl DataError {
 /// 1-based line of a byte offset in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Parses TOML into `T`, turning serde's error into a [`DataError`] with the line and, when serde
