@@ -77,8 +77,9 @@ impl Side {
     }
 }
 
+/// Written in snake_case like every other name in the catalogue ("anti_tank", as in facility effects).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum UnitKind {
     Infantry,
     Engineer,
