@@ -244,7 +244,7 @@ impl State {
         }
         for (col, &card) in fronts.iter().enumerate() {
             let cell = Cell::new(col as i8, FRONT_ROW);
-            state.put(card, None, cell, false);
+            state.put(card, None, cell, true);
         }
         Ok(state)
     }
