@@ -592,3 +592,40 @@ fn toml_syntax_error_names_its_line() {
     let err = result.expect_err("unterminated string");
     assert_eq!(err.line, Some(line_starting(&text, "name_en", 0)), "{err}");
 }
+
+#[test]
+fn effect_may_be_written_as_a_sub_table() {
+    let facility = "[[card]]\nid = \"us-f03\"\nfaction = \"us\"\nname_zh = \"碉堡\"\nname_en = \"Bunker\"\ntype = \"facility\"\ndefence = 3\n\n[card.effect]\nkind = \"bunker\"\nbonus = 2\n";
+    let cat = load(facility).1.unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        cat.get("us-f03").map(|c| &c.kind),
+        Some(CardKind::Facility {
+            effect: FacilityEffect::Bunker { bonus: 2 },
+            ..
+        })
+    ));
+    let bad = facility.replace("bonus = 2", "bonus = \"two\"");
+    assert_error(&bad, "[card.effect]", 0, "us-f03.effect");
+}
+
+#[test]
+fn card_round_trips_through_serde_like_the_loader_reads_it() {
+    // The engine may serialise cards (e.g. in saved games); what it writes must load again the same.
+    let cat = demo();
+    for card in &cat.cards {
+        let written = toml::to_string(&RoundTrip {
+            meta: cat.meta.clone(),
+            card: vec![card.clone()],
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", card.id));
+        let again = Catalogue::from_toml("written.toml", &written)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{written}", card.id));
+        assert_eq!(again.cards, vec![card.clone()]);
+    }
+}
+
+#[derive(serde::Serialize)]
+struct RoundTrip {
+    meta: CatalogueMeta,
+    card: Vec<CardDef>,
+}
