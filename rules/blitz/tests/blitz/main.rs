@@ -2,4 +2,6 @@
 
 mod combat;
 mod deployment;
+mod properties;
 mod table;
+mod victory;
