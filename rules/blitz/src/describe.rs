@@ -50,7 +50,8 @@ pub fn describe(before: &State, after: &State, event: &Event) -> String {
                 name(target)
             )
         }
-        Event::Destroyed { card } => format!("destroyed {}", before.id_of(*card)),
+        // The attack or the mine already says so.
+        Event::Destroyed { .. } => String::new(),
         Event::Advanced { card, to } => format!("{} 进入 advances into {to}", name(card)),
         Event::Passed(p) => format!("{} 结束 done", seat(p)),
         Event::VotedStalemate(p) => {

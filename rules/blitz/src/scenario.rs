@@ -256,7 +256,7 @@ fn play_line(state: &mut State, line: &Line, action: &Action) -> Ruling {
     match result {
         Ok((next, events)) => {
             ruling.accepted = true;
-            ruling.events = events.iter().map(|e| describe(state, &next, e)).collect();
+            ruling.events = describe_all(state, &next, &events);
             ruling.text = if ruling.events.is_empty() {
                 "ok".into()
             } else {
@@ -298,5 +298,9 @@ fn play_line(state: &mut State, line: &Line, action: &Action) -> Ruling {
 
 /// Events of one accepted action in the order they happened (for callers that replay actions).
 pub fn describe_all(before: &State, after: &State, events: &[Event]) -> Vec<String> {
-    events.iter().map(|e| describe(before, after, e)).collect()
+    events
+        .iter()
+        .map(|e| describe(before, after, e))
+        .filter(|s| !s.is_empty())
+        .collect()
 }
