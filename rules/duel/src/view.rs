@@ -1,0 +1,183 @@
+//! What the panel shows: the prompt (who acts, in Chinese and English) and a player's view that hides
+//! the opponent's hand, both libraries and the opponent's face-down territories.
+
+use crate::state::{Outcome, Pending, Phase, Seat, StackKind, State, Target};
+use rules_core::{Prompt, Text};
+use serde::Serialize;
+
+pub fn prompt(s: &State) -> Prompt {
+    let Some(seat) = s.actor() else {
+        let text = match s.outcome {
+            Some(Outcome::Winner(w)) => Text::new(
+                format!("对局结束：{} 获胜", s.players[w].name),
+                format!("game over: {} wins", s.players[w].name),
+            ),
+            _ => Text::new("对局结束：平局", "game over: a draw"),
+        };
+        return Prompt { actor: None, text };
+    };
+    let name = s.players[seat].name.clone();
+    let text = match &s.pending {
+        Some(Pending::Stargaze { cards, .. }) => Text::new(
+            format!("{name}：观星，安排牌库顶 {} 张牌", cards.len()),
+            format!("{name}: 观星, arrange the top {} cards", cards.len()),
+        ),
+        Some(Pending::Breakthrough { min, max, .. }) => Text::new(
+            format!("{name}：破竹，分配 {min}-{max} 点伤害给相对单位，其余给防御玩家"),
+            format!(
+                "{name}: 破竹, assign {min}-{max} to the opposite unit, the rest to the player"
+            ),
+        ),
+        Some(Pending::Discard { .. }) => Text::new(
+            format!("{name}：弃牌至 {} 张", s.profile.hand_limit),
+            format!("{name}: discard down to {}", s.profile.hand_limit),
+        ),
+        None if s.phase == Phase::Mulligan => Text::new(
+            format!("{name}：保留手牌或调度"),
+            format!("{name}: keep or mulligan"),
+        ),
+        None => Text::new(
+            format!(
+                "{name} 持有优先权（第 {} 回合，{}，堆叠 {} 项）",
+                s.turn,
+                s.phase.zh(),
+                s.stack.len()
+            ),
+            format!(
+                "{name} holds priority (turn {}, {}, stack {})",
+                s.turn,
+                s.phase.en(),
+                s.stack.len()
+            ),
+        ),
+    };
+    Prompt {
+        actor: Some(name),
+        text,
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitView {
+    pub slot: usize,
+    pub name: String,
+    pub attack: u8,
+    pub health: i16,
+    pub damage: u8,
+    pub tapped: bool,
+    pub fresh: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SideView {
+    pub name: String,
+    pub life: i32,
+    pub library: usize,
+    pub hand_count: usize,
+    /// Only for the viewer's own side.
+    pub hand: Option<Vec<String>>,
+    pub graveyard: Vec<String>,
+    pub units: Vec<UnitView>,
+    /// Face-down territories of the opponent show as "暗置".
+    pub territories: Vec<(String, bool)>,
+    pub entities: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerView {
+    pub viewer: Seat,
+    pub turn: u32,
+    pub active: Seat,
+    pub phase: String,
+    pub priority: Seat,
+    pub stack: Vec<String>,
+    pub sides: Vec<SideView>,
+    pub prompt: Prompt,
+}
+
+pub fn player_view(s: &State, viewer: Seat) -> PlayerView {
+    let name = |c| s.def(c).name.clone();
+    let sides = (0..2)
+        .map(|seat| {
+            let p = &s.players[seat];
+            SideView {
+                name: p.name.clone(),
+                life: p.life,
+                library: p.library.len(),
+                hand_count: p.hand.len(),
+                hand: (seat == viewer).then(|| p.hand.iter().map(|&c| name(c)).collect()),
+                graveyard: p.graveyard.iter().map(|&c| name(c)).collect(),
+                units: p
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(slot, u)| {
+                        u.as_ref().map(|u| UnitView {
+                            slot,
+                            name: name(u.card),
+                            attack: s.attack_of(u.card),
+                            health: s.health_of(u.card),
+                            damage: u.damage,
+                            tapped: u.tapped,
+                            fresh: u.fresh,
+                        })
+                    })
+                    .collect(),
+                territories: p
+                    .territories
+                    .iter()
+                    .map(|t| {
+                        (
+                            if t.face_up || seat == viewer {
+                                name(t.card)
+                            } else {
+                                "暗置".to_string()
+                            },
+                            t.tapped,
+                        )
+                    })
+                    .collect(),
+                entities: p.entities.iter().map(|e| name(e.card)).collect(),
+            }
+        })
+        .collect();
+    let stack = s
+        .stack
+        .iter()
+        .map(|i| describe(s, &i.kind, i.target))
+        .collect();
+    PlayerView {
+        viewer,
+        turn: s.turn,
+        active: s.active,
+        phase: s.phase.zh().to_string(),
+        priority: s.priority,
+        stack,
+        sides,
+        prompt: prompt(s),
+    }
+}
+
+/// One line per stack item, for the panel and the CLI log.
+pub fn describe(s: &State, kind: &StackKind, target: Option<Target>) -> String {
+    let n = |c| s.def(c).name.clone();
+    let t = match target {
+        Some(Target::Unit(u)) | Some(Target::StackCard(u)) => format!(" → {}", n(u)),
+        Some(Target::Player(p)) => format!(" → {}", s.players[p].name),
+        None => String::new(),
+    };
+    let what = match kind {
+        StackKind::Card { card, .. } => n(*card),
+        StackKind::Shoot { unit, amount } => format!("{} 射击 {amount}", n(*unit)),
+        StackKind::TerritoryAbility { territory } => format!("{} 能力", n(*territory)),
+        StackKind::Equip { equipment, .. } => format!("{} 佩带", n(*equipment)),
+        StackKind::Attack { unit } => format!("{} 攻击", n(*unit)),
+        StackKind::Intercept { source, amount, .. } => format!("{} 迎击 {amount}", n(*source)),
+        StackKind::Assault { unit, amount } => format!("{} 突击 {amount}", n(*unit)),
+        StackKind::Combo { unit } => format!("{} 连击", n(*unit)),
+        StackKind::OnEnter { card } => format!("{} 进场效果", n(*card)),
+        StackKind::Stargaze { card, amount } => format!("{} 观星 {amount}", n(*card)),
+        StackKind::ExpeditionExile { unit } => format!("{} 远征放逐", n(*unit)),
+    };
+    format!("{what}{t}")
+}
