@@ -3,5 +3,6 @@
 mod combat;
 mod deployment;
 mod properties;
+mod scenarios;
 mod table;
 mod victory;
