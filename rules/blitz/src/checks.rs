@@ -17,6 +17,18 @@ fn profile(opt: &str, zh: impl Into<String>, en: impl Into<String>) -> Violation
     Violation::new(RuleRef::profile(opt), zh, en)
 }
 
+/// A card's name that is only written out when a refusal is actually formatted (checks run on every
+/// candidate action, so the accepted path must not allocate).
+#[derive(Clone, Copy)]
+struct Name<'a>(&'a State, CardId);
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = self.0.def(self.1);
+        write!(f, "{} {}", d.name_zh, d.name_en)
+    }
+}
+
 /// What entering a cell does to the card that enters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Entry {
@@ -56,7 +68,7 @@ pub(crate) fn check_enter(
     side: Side,
     cell: Cell,
 ) -> Result<Entry, Violation> {
-    let name = state.card_name(card);
+    let name = || state.card_name(card);
     if !state.geometry.contains(cell) {
         let past_edge =
             cell.row == breakthrough_row(side) && (0..state.geometry.width).contains(&cell.col);
@@ -66,8 +78,8 @@ pub(crate) fn check_enter(
         if past_edge {
             return Err(rule(
                 "部署阶段规则 5",
-                format!("资源牌不能移动至敌人阵地纵深第四格：{name}"),
-                format!("resource cards may not move to enemy depth 4: {name}"),
+                format!("资源牌不能移动至敌人阵地纵深第四格：{}", name()),
+                format!("resource cards may not move to enemy depth 4: {}", name()),
             ));
         }
         return Err(rule(
@@ -103,7 +115,10 @@ pub(crate) fn check_enter(
                     return Err(Violation::new(
                         RuleRef::Card(state.id_of(under).to_string()),
                         format!("车辆部队不能进入反坦克障碍所在位置 {cell}"),
-                        format!("no vehicle may enter the anti-tank obstacle at {cell}: {name}"),
+                        format!(
+                            "no vehicle may enter the anti-tank obstacle at {cell}: {}",
+                            name()
+                        ),
                     ))
                 }
                 FacilityEffect::Mine if enemy && is_unit(state, card) => {
@@ -481,7 +496,7 @@ pub fn check(state: &State, action: &Action) -> Result<(), Violation> {
 }
 
 fn check_move(state: &State, player: PlayerId, card: CardId, to: Cell) -> Result<(), Violation> {
-    let name = state.card_name(card);
+    let name = Name(state, card);
     let Some(p) = state.placed(card) else {
         return Err(rule(
             "部署阶段规则 1",
@@ -619,7 +634,7 @@ fn check_attack(
             "an attack needs at least one unit",
         ));
     }
-    let tname = state.card_name(target);
+    let tname = Name(state, target);
     let Some(t) = state.placed(target) else {
         return Err(rule(
             "攻防阶段",
@@ -636,7 +651,7 @@ fn check_attack(
         ));
     }
     for (i, &a) in attackers.iter().enumerate() {
-        let name = state.card_name(a);
+        let name = Name(state, a);
         if attackers[..i].contains(&a) {
             return Err(rule(
                 "攻防阶段规则 2",
