@@ -423,6 +423,14 @@ impl State {
             }),
         }
         ev.push(Event::Entered { seat, card, slot });
+        // 远征's exile goes on first so the card's own enter effect resolves before it (docs/duel.md).
+        if expedition {
+            self.triggers.push(StackItem {
+                controller: seat,
+                kind: StackKind::ExpeditionExile { unit: card },
+                target: None,
+            });
+        }
         if !d.on_enter.is_empty() {
             self.triggers.push(StackItem {
                 controller: seat,
@@ -438,13 +446,6 @@ impl State {
                     target: None,
                 });
             }
-        }
-        if expedition {
-            self.triggers.push(StackItem {
-                controller: seat,
-                kind: StackKind::ExpeditionExile { unit: card },
-                target: None,
-            });
         }
     }
 }

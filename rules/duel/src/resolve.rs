@@ -138,7 +138,12 @@ impl State {
             }
             StackKind::OnEnter { card } => {
                 let steps = self.def(card).on_enter.clone();
-                let opposite = self.find_unit(card).and_then(|(s, i)| {
+                // Where it stands, or stood when it left (last known information).
+                let at = self.find_unit(card).or_else(|| {
+                    let l = self.last_known.iter().rev().find(|l| l.0 == card)?;
+                    Some((l.1, l.2))
+                });
+                let opposite = at.and_then(|(s, i)| {
                     self.players[State::other(s)].slots[i]
                         .as_ref()
                         .map(|u| u.card)
