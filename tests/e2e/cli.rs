@@ -1,30 +1,86 @@
-//! Runs the built `arbiter` binary as a user would.
+//! Runs the built `arbiter` binary as a user would (scripts/test.sh builds it before the tests).
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
 pub fn arbiter() -> Command {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let exe = root
-        .join("target")
-        .join(if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        })
-        .join("arbiter");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let exe = target.join("debug").join("arbiter");
+    assert!(
+        exe.exists(),
+        "{} is missing: build it first (cargo build -p arbiter)",
+        exe.display()
+    );
     let mut cmd = Command::new(exe);
-    cmd.current_dir(root);
+    cmd.current_dir(root());
     cmd
+}
+
+pub fn run(args: &[&str]) -> Output {
+    arbiter().args(args).output().expect("run arbiter")
 }
 
 #[test]
 fn help_lists_the_games() {
-    let out = arbiter()
-        .arg("--help")
-        .output()
-        .expect("run arbiter (build it first: cargo build -p arbiter)");
+    let out = run(&["--help"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("blitz"), "{text}");
+}
+
+#[test]
+fn issue_2_blitz_replay_prints_every_action_with_its_ruling() {
+    let out = run(&["blitz", "replay", "models/scenarios/blitz/demo-2p.toml"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ILLEGAL (部署阶段规则 2)"), "{text}");
+    assert!(text.contains("is destroyed"), "{text}");
+    assert!(text.contains("盟军获胜"), "{text}");
+}
+
+#[test]
+fn issue_2_blitz_replay_json_has_the_outcome() {
+    let out = run(&[
+        "blitz",
+        "replay",
+        "models/scenarios/blitz/demo-2p.toml",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["outcome"]["rule"], "胜利条件 3");
+    assert!(report["rulings"].as_array().is_some_and(|r| r.len() > 50));
+    assert_eq!(report["failures"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn issue_2_blitz_replay_of_a_broken_file_names_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("arbiter-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.toml");
+    std::fs::write(
+        &file,
+        "name = \"x\"\nplayers = [\"us\", \"ss\"]\nseed = \"seven\"\nscript = \"\"\n",
+    )
+    .unwrap();
+    let out = run(&["blitz", "replay", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("broken.toml:3"), "{err}");
+    let out = run(&["blitz", "replay", "no/such/file.toml"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/file.toml"));
+}
+
+#[test]
+fn issue_2_blitz_check_passes_every_golden_scenario() {
+    let out = run(&["blitz", "check"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(" 0 failed"), "{text}");
 }
