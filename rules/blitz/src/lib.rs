@@ -13,6 +13,7 @@ pub mod describe;
 mod legal;
 pub mod profile;
 mod prompt;
+pub mod reveal;
 pub mod scenario;
 mod settle;
 pub mod state;
@@ -25,6 +26,7 @@ pub use checks::{check, check_as};
 pub use legal::legal_actions;
 pub use profile::Profile;
 pub use prompt::prompt;
+pub use reveal::reveal;
 pub use state::{CardId, Outcome, PlayerId, Setup, SetupError, State, Winner};
 
 /// The engine as a [`rules_core::Game`].
