@@ -1,18 +1,244 @@
-//! `arbiter duel …`: filled in by the duel issue.
+//! `arbiter duel …`: check decks and catalogues, and play seeded games between random legal players.
 
+use anyhow::Context;
+use duel::catalogue::Catalogue;
+use duel::selfplay::random_game;
+use duel::{from_setup, parse_deck, Duel, Outcome, Profile, Setup};
+use rules_core::Game;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
-    command: Option<Cmd>,
+    command: Cmd,
 }
 
 #[derive(clap::Subcommand)]
-enum Cmd {}
+enum Cmd {
+    /// Check a deck file against its format (constructed / limited / commander).
+    CheckDeck {
+        /// Deck TOML (see models/catalogues/duel/deck-*.toml and docs/duel.md).
+        file: PathBuf,
+        /// Catalogue TOML; default: the shipped demo catalogue.
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+        /// Limited only: the pool opened from packs (`[pool]` id = copies).
+        #[arg(long)]
+        pool: Option<PathBuf>,
+        /// Rules profile TOML; default: models/catalogues/duel/profile.toml as shipped.
+        #[arg(long)]
+        profile: Option<PathBuf>,
+    },
+    /// Validate a catalogue file and count its cards and keywords.
+    CheckCatalogue {
+        /// Default: the shipped demo catalogue.
+        file: Option<PathBuf>,
+    },
+    /// Play one game between two random legal players (seeded) and print the result.
+    Selfplay {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Deck for player A; default: the shipped 魏 demo deck.
+        #[arg(long)]
+        deck_a: Option<PathBuf>,
+        /// Deck for player B; default: the shipped 吴群 demo deck.
+        #[arg(long)]
+        deck_b: Option<PathBuf>,
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+        #[arg(long, default_value_t = 20_000)]
+        max_actions: usize,
+        /// Print every action with the prompt it answered.
+        #[arg(long)]
+        log: bool,
+        /// Print the final state as player A sees it (JSON).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn read(path: &Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn load_catalogue(path: Option<&Path>) -> anyhow::Result<Catalogue> {
+    match path {
+        None => Ok(Catalogue::demo()),
+        Some(p) => Catalogue::parse(&p.display().to_string(), &read(p)?)
+            .map_err(|e| anyhow::anyhow!("{e}")),
+    }
+}
+
+fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
+    match path {
+        None => Ok(Profile::shipped()),
+        Some(p) => {
+            Profile::parse(&p.display().to_string(), &read(p)?).map_err(|e| anyhow::anyhow!("{e}"))
+        }
+    }
+}
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
-        None => anyhow::bail!("the duel commands are not built yet"),
+        Cmd::CheckDeck {
+            file,
+            catalogue,
+            pool,
+            profile,
+        } => {
+            let cat = load_catalogue(catalogue.as_deref())?;
+            let profile = load_profile(profile.as_deref())?;
+            let pool = match pool {
+                Some(p) => Some(
+                    duel::deck::parse_pool(&p.display().to_string(), &read(&p)?, &cat)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?,
+                ),
+                None => None,
+            };
+            match parse_deck(
+                &file.display().to_string(),
+                &read(&file)?,
+                &cat,
+                &profile,
+                pool.as_ref(),
+            ) {
+                Ok(deck) => {
+                    println!(
+                        "{}: legal {:?} deck \"{}\": {} main, {} sideboard",
+                        file.display(),
+                        deck.format,
+                        deck.name,
+                        deck.main.len(),
+                        deck.sideboard.len()
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(errors) => {
+                    for e in &errors.0 {
+                        println!("{e}");
+                    }
+                    println!("{}: {} problem(s)", file.display(), errors.0.len());
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
+        Cmd::CheckCatalogue { file } => {
+            let cat = match load_catalogue(file.as_deref()) {
+                Ok(c) => c,
+                Err(e) => {
+                    println!("{e}");
+                    return Ok(ExitCode::FAILURE);
+                }
+            };
+            println!(
+                "{} cards{}",
+                cat.cards.len(),
+                if cat.demo {
+                    " (DEMO catalogue: invented cards)"
+                } else {
+                    ""
+                }
+            );
+            for f in ["wei", "shu", "wu", "qun", "neutral"] {
+                let n = cat
+                    .cards
+                    .iter()
+                    .filter(|c| Some(c.faction) == duel::Faction::parse(f))
+                    .count();
+                println!("  {f}: {n}");
+            }
+            let mut unused = Vec::new();
+            for k in duel::GLOSSARY {
+                let n = cat
+                    .cards
+                    .iter()
+                    .filter(|c| c.keywords.iter().any(|x| x.name_zh() == k))
+                    .count();
+                print!("{k}×{n} ");
+                if n == 0 {
+                    unused.push(k);
+                }
+            }
+            println!();
+            if !unused.is_empty() {
+                println!("keywords no card uses: {}", unused.join(" "));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Selfplay {
+            seed,
+            deck_a,
+            deck_b,
+            catalogue,
+            max_actions,
+            log,
+            json,
+        } => {
+            let cat = Arc::new(load_catalogue(catalogue.as_deref())?);
+            let profile = Profile::shipped();
+            let load =
+                |path: &Option<PathBuf>, shipped: (&str, &str)| -> anyhow::Result<Vec<usize>> {
+                    let (origin, text) = match path {
+                        Some(p) => (p.display().to_string(), read(p)?),
+                        None => (shipped.0.to_string(), shipped.1.to_string()),
+                    };
+                    Ok(parse_deck(&origin, &text, &cat, &profile, None)
+                        .map_err(|e| anyhow::anyhow!("{e}"))?
+                        .main)
+                };
+            let decks = [
+                load(&deck_a, duel::DEMO_DECKS[0])?,
+                load(&deck_b, duel::DEMO_DECKS[1])?,
+            ];
+            let setup = Setup {
+                names: ["A".into(), "B".into()],
+                decks,
+                seed,
+                first: None,
+                shuffle: true,
+            };
+            let start = from_setup(cat.clone(), profile, &setup)?;
+            let record = random_game(start.clone(), seed, max_actions, log)?;
+            if log {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let mut s = start;
+                for (action, events) in &record.log {
+                    writeln!(
+                        out,
+                        "{} ⇒ {}",
+                        Duel::prompt(&s).text.zh,
+                        duel::view::describe_action(&s, action)
+                    )?;
+                    s = Duel::apply(&s, action)?.0;
+                    for e in events {
+                        writeln!(out, "    {}", duel::view::describe_event(&s, e))?;
+                    }
+                }
+            }
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&duel::player_view(&record.state, 0))?
+                );
+            }
+            let s = &record.state;
+            let result = match record.outcome {
+                Some(Outcome::Winner(w)) => format!("{} wins", s.players[w].name),
+                Some(Outcome::Draw) => "a draw".to_string(),
+                None => format!("no result after {max_actions} actions"),
+            };
+            println!(
+                "seed {seed}: {result} on turn {} after {} actions; life A {} B {}",
+                s.turn, record.actions, s.players[0].life, s.players[1].life
+            );
+            Ok(if record.outcome.is_some() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
     }
 }

@@ -1,3 +1,4 @@
 //! One integration-test binary: each module is one area; regression tests are named after the issue.
 
 mod cli;
+mod duel;

@@ -245,3 +245,37 @@ pub fn parse_deck(
         sideboard: expand(&side),
     })
 }
+
+/// A limited pool file: `[pool]` with card id or name = copies opened.
+pub fn parse_pool(
+    origin: &str,
+    text: &str,
+    catalogue: &Catalogue,
+) -> Result<BTreeMap<usize, u32>, DeckErrors> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct RawPool {
+        pool: BTreeMap<String, Spanned<u32>>,
+    }
+    let raw: RawPool = parse_toml(origin, text).map_err(|e| DeckErrors(vec![e]))?;
+    let mut out = BTreeMap::new();
+    let mut errors = Vec::new();
+    for (key, n) in raw.pool {
+        match catalogue.find(&key) {
+            Some(i) => *out.entry(i).or_insert(0) += *n.get_ref(),
+            None => errors.push(
+                DataError::new(
+                    origin,
+                    format!("unknown card `{key}`: not in the catalogue"),
+                )
+                .at_line(line_of(text, n.span().start))
+                .with_field(format!("pool.{key}")),
+            ),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(DeckErrors(errors))
+    }
+}

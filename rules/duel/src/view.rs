@@ -181,3 +181,89 @@ pub fn describe(s: &State, kind: &StackKind, target: Option<Target>) -> String {
     };
     format!("{what}{t}")
 }
+
+/// An action in words, with card names (for logs and the panel).
+pub fn describe_action(s: &State, a: &crate::Action) -> String {
+    use crate::Action as A;
+    let n = |c: crate::CardId| {
+        s.cards
+            .get(c as usize)
+            .map_or_else(|| format!("#{c}"), |_| s.def(c).name.clone())
+    };
+    let target = |t: &Option<Target>| match t {
+        Some(Target::Unit(u)) | Some(Target::StackCard(u)) => format!(" → {}", n(*u)),
+        Some(Target::Player(p)) => {
+            format!(" → {}", s.players.get(*p).map_or("?", |p| p.name.as_str()))
+        }
+        None => String::new(),
+    };
+    match a {
+        A::Keep => "保留手牌 keep".into(),
+        A::Mulligan { cards } => format!(
+            "调度 mulligan {}",
+            cards.iter().map(|&c| n(c)).collect::<Vec<_>>().join("、")
+        ),
+        A::Pass => "让出优先权 pass".into(),
+        A::PlayTerritory { card, face_up } => format!(
+            "{} {}",
+            if *face_up {
+                "明置领土"
+            } else {
+                "暗置领土"
+            },
+            n(*card)
+        ),
+        A::PlayCard {
+            card,
+            slot,
+            target: t,
+            expedition,
+        } => format!(
+            "打出 {}{}{}{}",
+            n(*card),
+            slot.map_or(String::new(), |i| format!(" 于陣地 {i}")),
+            target(t),
+            if *expedition { "（远征）" } else { "" }
+        ),
+        A::ActivateTerritory { territory } => format!("启动 {}", n(*territory)),
+        A::Shoot { unit, target: t } => format!("{} 射击 {}", n(*unit), n(*t)),
+        A::Shift { unit, to } => format!("{} 转移到陣地 {to}", n(*unit)),
+        A::Equip { equipment, unit } => format!("{} 佩带给 {}", n(*equipment), n(*unit)),
+        A::Attack { unit } => format!("{} 攻击", n(*unit)),
+        A::Arrange { top, bottom } => format!("观星：顶 {} 张，底 {} 张", top.len(), bottom.len()),
+        A::AssignBreakthrough { to_unit } => format!("破竹：{to_unit} 点给相对单位"),
+        A::Discard { card } => format!("弃掉 {}", n(*card)),
+    }
+}
+
+/// An event in words, with card names.
+pub fn describe_event(s: &State, e: &crate::Event) -> String {
+    use crate::Event as E;
+    let n = |c: crate::CardId| {
+        s.cards
+            .get(c as usize)
+            .map_or_else(|| format!("#{c}"), |_| s.def(c).name.clone())
+    };
+    let p = |seat: Seat| {
+        s.players
+            .get(seat)
+            .map_or("?".to_string(), |p| p.name.clone())
+    };
+    match e {
+        E::Drew { seat, .. } => format!("{} 摸了一张牌", p(*seat)),
+        E::Entered { card, slot, .. } => format!(
+            "{} 进入战场{}",
+            n(*card),
+            slot.map_or(String::new(), |i| format!("（陣地 {i}）"))
+        ),
+        E::UnitDamaged { card, amount } => format!("{} 受到 {amount} 点伤害", n(*card)),
+        E::Prevented { card, amount } => format!("{} 防止了 {amount} 点伤害", n(*card)),
+        E::PlayerDamaged { seat, amount } => format!("{} 受到 {amount} 点伤害", p(*seat)),
+        E::LifeLost { seat, amount } => format!("{} 失去 {amount} 点体力", p(*seat)),
+        E::LifeGained { seat, amount } => format!("{} 回复 {amount} 点体力", p(*seat)),
+        E::Died { card } => format!("{} 死去", n(*card)),
+        E::Cancelled { card } => format!("{} 被取消", n(*card)),
+        E::Exiled { card } => format!("{} 被放逐", n(*card)),
+        other => format!("{other:?}"),
+    }
+}

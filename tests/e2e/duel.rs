@@ -1,0 +1,71 @@
+//! `arbiter duel …` end to end: deck checks, the catalogue check and seeded self-play.
+
+use crate::cli::arbiter;
+
+fn run(args: &[&str]) -> (bool, String) {
+    let out = arbiter()
+        .args(args)
+        .output()
+        .expect("run arbiter (build it first: cargo build -p arbiter)");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+#[test]
+fn duel_check_deck_accepts_the_shipped_demo_decks() {
+    for deck in [
+        "models/catalogues/duel/deck-wei.toml",
+        "models/catalogues/duel/deck-wu-qun.toml",
+    ] {
+        let (ok, text) = run(&["duel", "check-deck", deck]);
+        assert!(ok, "{text}");
+        assert!(text.contains("legal Constructed deck"), "{text}");
+    }
+}
+
+#[test]
+fn duel_check_deck_names_the_card_and_line_of_each_problem() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad-deck.toml");
+    std::fs::write(&file, "format = \"constructed\"\n[main]\n\"wei-land\" = 44\n\"wei-01\" = 4\n\"no-such-card\" = 1\n").unwrap();
+    let (ok, text) = run(&["duel", "check-deck", file.to_str().unwrap()]);
+    assert!(!ok, "an illegal deck must fail: {text}");
+    assert!(
+        text.contains("bad-deck.toml:4") && text.contains("wei-01") && text.contains("虎卫新兵"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no-such-card") && text.contains("bad-deck.toml:5"),
+        "{text}"
+    );
+    assert!(text.contains("50 or more"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn duel_check_catalogue_counts_every_glossary_keyword() {
+    let (ok, text) = run(&["duel", "check-catalogue"]);
+    assert!(ok, "{text}");
+    assert!(text.contains("DEMO"), "{text}");
+    assert!(!text.contains("keywords no card uses"), "{text}");
+    assert!(text.contains("破竹×") && text.contains("族群×"), "{text}");
+}
+
+#[test]
+fn duel_selfplay_is_seeded_and_ends_with_a_winner() {
+    let (ok, first) = run(&["duel", "selfplay", "--seed", "5"]);
+    assert!(ok, "{first}");
+    assert!(first.contains(" wins on turn "), "{first}");
+    let (_, again) = run(&["duel", "selfplay", "--seed", "5"]);
+    assert_eq!(first, again, "same seed, same game");
+    let (_, log) = run(&["duel", "selfplay", "--seed", "5", "--log"]);
+    assert!(
+        log.contains("持有优先权") && log.contains("让出优先权"),
+        "the log shows prompts and actions"
+    );
+}
