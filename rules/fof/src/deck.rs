@@ -175,7 +175,7 @@ fn read_card(r: &TableReader) -> Result<ActionCard, DataError> {
 /// The face-down draw pile and the discard pile, shuffled by a seeded ChaCha8 generator. The
 /// generator's stream continues through reshuffles, so every reshuffle is a fresh shuffle and the whole
 /// game is fixed by the seed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DrawPile {
     rng: ChaCha8Rng,
     /// Top of the pile is the last element.

@@ -317,8 +317,7 @@ fn leave_step(s: &mut State, events: &mut Vec<Event>) {
             for hq in s.mission.hqs.clone() {
                 let c = s.commands.entry(hq.id.clone()).or_default();
                 let mut limit = profile.save_limit.get(hq.experience);
-                if limited {
-                    // What may be kept can never exceed what may be spent in a turn.
+                if limited && profile.limited_visibility_caps_saving {
                     limit = limit.min(profile.limited_visibility_spend_cap);
                 }
                 let kept = c.available.min(limit);

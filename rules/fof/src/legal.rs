@@ -56,7 +56,7 @@ pub fn candidates(s: &State) -> Vec<Action> {
         out.push(Action::PlacePc { marker: m.clone() });
     }
     if matches!(kind, StepKind::CombatEffects | StepKind::Vehicles) {
-        for modifier in -3..=6 {
+        for modifier in -10..=10 {
             for experience in Experience::ALL {
                 out.push(Action::Fire {
                     modifier,

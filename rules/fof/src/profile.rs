@@ -56,6 +56,9 @@ pub struct Profile {
     /// fof.limited_visibility_spend_cap: at night or in limited visibility an HQ may spend at most this
     /// many commands in a turn (RULES-NOTES: 4).
     pub limited_visibility_spend_cap: u8,
+    /// fof.limited_visibility_caps_saving: seed 3.3.1 B says what an HQ may keep depends on experience
+    /// "and day/night" (及昼夜影响); read as: in limited visibility no HQ keeps more than the spend cap.
+    pub limited_visibility_caps_saving: bool,
     /// fof.activation_cost: commands the CO spends to activate one subordinate HQ (seed 3.3: commands
     /// flow down the chain; one command per order).
     pub activation_cost: u8,
@@ -80,6 +83,7 @@ impl Default for Profile {
                 veteran: 6,
             },
             limited_visibility_spend_cap: 4,
+            limited_visibility_caps_saving: true,
             activation_cost: 1,
             patrol_initiative_rounding: Rounding::Down,
         }
@@ -97,6 +101,8 @@ impl Profile {
             save_limit: r.or("save_limit", d.save_limit)?,
             limited_visibility_spend_cap: r
                 .or("limited_visibility_spend_cap", d.limited_visibility_spend_cap)?,
+            limited_visibility_caps_saving: r
+                .or("limited_visibility_caps_saving", d.limited_visibility_caps_saving)?,
             activation_cost: r.or("activation_cost", d.activation_cost)?,
             patrol_initiative_rounding: r
                 .or("patrol_initiative_rounding", d.patrol_initiative_rounding)?,

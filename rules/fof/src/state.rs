@@ -106,7 +106,7 @@ pub enum Event {
     GameOver { objectives: Text },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub mission: Arc<Mission>,
     pub deck: Arc<Deck>,
