@@ -92,6 +92,8 @@ pub struct PlayerView {
     pub priority: Seat,
     pub stack: Vec<String>,
     pub sides: Vec<SideView>,
+    /// The pending choice; 观星's cards are named only to the player looking at them.
+    pub choice: Option<String>,
     pub prompt: Prompt,
 }
 
@@ -146,7 +148,25 @@ pub fn player_view(s: &State, viewer: Seat) -> PlayerView {
         .iter()
         .map(|i| describe(s, &i.kind, i.target))
         .collect();
+    let choice = s.pending.as_ref().map(|p| match p {
+        Pending::Stargaze { seat, cards } if *seat == viewer => {
+            format!(
+                "观星: {}",
+                cards
+                    .iter()
+                    .map(|&c| name(c))
+                    .collect::<Vec<_>>()
+                    .join("、")
+            )
+        }
+        Pending::Stargaze { seat, cards } => {
+            format!("{} 观星 {} 张", s.players[*seat].name, cards.len())
+        }
+        Pending::Breakthrough { min, max, .. } => format!("破竹 {min}-{max}"),
+        Pending::Discard { seat } => format!("{} 弃牌", s.players[*seat].name),
+    });
     PlayerView {
+        choice,
         viewer,
         turn: s.turn,
         active: s.active,

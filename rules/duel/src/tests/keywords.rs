@@ -249,17 +249,10 @@ fn keyword_equip_attaches_once_until_its_user_leaves() {
     ))
     .contains("佩带"));
     s.players[0].slots[0].as_mut().unwrap().damage = 9;
-    let (s, _) = act(&s, Action::Pass);
-    let s2 = {
-        let mut x = s.clone();
-        x.passes = 0;
-        x.priority = 0;
-        x
-    };
-    let _ = s2;
-    // Settle ran after the pass: the damaged user died, and the sword is free again.
+    // The next action's checks kill the damaged user; the sword stays, free again.
+    let (mut s, _) = act(&s, Action::Pass);
     assert!(s.find_unit(a).is_none());
-    let mut s = s;
+    assert_eq!(s.players[0].entities[0].attached, None);
     s.priority = 0;
     s.passes = 0;
     let (s, _) = act(
@@ -413,7 +406,7 @@ fn keyword_assault_on_moving_untapped_and_not_when_tapped() {
     for tapped in [false, true] {
         let mut s = table(&[], &[]);
         let captain = unit(&mut s, 0, "wei-06", 1);
-        let victim = unit(&mut s, 1, "neu-04", 2);
+        let victim = unit(&mut s, 1, "neu-16", 2);
         s.players[0].slots[1].as_mut().unwrap().tapped = tapped;
         let (s, _) = act(
             &s,
@@ -422,21 +415,28 @@ fn keyword_assault_on_moving_untapped_and_not_when_tapped() {
                 to: 2,
             },
         );
+        assert_eq!(
+            !s.stack.is_empty(),
+            !tapped,
+            "突击 triggers only for an untapped unit"
+        );
         let (s, _) = both_pass(&s);
-        let dmg = s.unit(victim).unwrap().damage;
-        assert_eq!(dmg, if tapped { 0 } else { 0 }, "坚韧 1 eats 突击 1");
-        let _ = dmg;
+        assert_eq!(
+            s.find_unit(victim).is_none(),
+            !tapped,
+            "突击 1 kills the 1/1 opposite"
+        );
     }
     let mut s = table(&[], &[]);
     let sword = unit(&mut s, 0, "neu-06", 1);
-    let victim = unit(&mut s, 1, "neu-16", 2);
+    let golem = unit(&mut s, 1, "neu-04", 2);
     let (s, _) = act(&s, Action::Shift { unit: sword, to: 2 });
     assert!(matches!(
         s.stack.last().map(|i| &i.kind),
         Some(StackKind::Assault { amount: 2, .. })
     ));
     let (s, _) = both_pass(&s);
-    assert!(s.find_unit(victim).is_none(), "突击 2 kills the 1/1");
+    assert_eq!(s.unit(golem).unwrap().damage, 1, "突击 2 against 坚韧 1");
 }
 
 #[test]
@@ -589,4 +589,47 @@ fn keyword_swarm_plays_next_to_a_shared_subtype_as_if_ambush() {
     let (s, _) = act(&s, play(zealot, Some(3), None));
     let (s, _) = both_pass(&s);
     assert!(s.find_unit(zealot).is_some());
+}
+
+#[test]
+fn keyword_stargaze_cards_are_shown_only_to_the_player_looking() {
+    let mut s = table(&[], &[]);
+    lands(&mut s, 0, "shu-land", 1);
+    let night = hand(&mut s, 0, "shu-10");
+    on_top(&mut s, 0, "wei-04");
+    let (s, _) = act(&s, play(night, None, None));
+    let (s, _) = both_pass(&s);
+    let mine = crate::player_view(&s, 0).choice.unwrap();
+    let theirs = crate::player_view(&s, 1).choice.unwrap();
+    assert!(
+        mine.contains("破阵重骑") || mine.contains("观星:"),
+        "{mine}"
+    );
+    assert!(
+        !theirs.contains("破阵重骑") && theirs.contains("观星 3 张"),
+        "{theirs}"
+    );
+}
+
+#[test]
+fn profile_turn_prevention_pool_is_spent_each_damage_is_not() {
+    use crate::profile::TurnPrevention;
+    for (mode, damage) in [(TurnPrevention::Pool, 2u8), (TurnPrevention::EachDamage, 0)] {
+        let mut s = table(&[], &[]);
+        s.profile.turn_prevention = mode;
+        lands(&mut s, 0, "shu-land", 1);
+        lands(&mut s, 1, "wei-land", 4);
+        lands(&mut s, 1, "wei-14", 2);
+        let golem = unit(&mut s, 0, "neu-04", 1);
+        s.players[0].slots[1].as_mut().unwrap().turn_prevent = 2;
+        let v1 = hand(&mut s, 1, "wei-11");
+        let v2 = hand(&mut s, 1, "wei-11");
+        let (s, _) = act(&s, Action::Pass);
+        let (s, _) = act(&s, play(v1, None, Some(Target::Unit(golem))));
+        let (s, _) = act(&s, play(v2, None, Some(Target::Unit(golem))));
+        let (s, _) = both_pass(&s);
+        let (s, _) = both_pass(&s);
+        // 3 and 3 against a shield of 2 and 坚韧 1: pool → 0 then 2; each_damage → 0 and 0.
+        assert_eq!(s.unit(golem).unwrap().damage, damage, "{mode:?}");
+    }
 }
