@@ -184,15 +184,16 @@ fn check_play(
     }
     // Slot first: 族群 timing depends on it.
     match (d.kind, slot) {
-        (Kind::Unit, Some(i)) if i < SLOTS => {
-            if s.players[seat].slots[i].is_some() || s.slot_claimed(seat, i) {
-                return Err(refuse(
-                    "陣地",
-                    "一个陣地上最多只能存在一个单位",
-                    "a 陣地 holds at most one unit",
-                ));
-            }
+        (Kind::Unit, Some(i))
+            if i < SLOTS && (s.players[seat].slots[i].is_some() || s.slot_claimed(seat, i)) =>
+        {
+            return Err(refuse(
+                "陣地",
+                "一个陣地上最多只能存在一个单位",
+                "a 陣地 holds at most one unit",
+            ));
         }
+        (Kind::Unit, Some(i)) if i < SLOTS => {}
         (Kind::Unit, _) => {
             return Err(refuse(
                 "陣地",

@@ -44,7 +44,7 @@ pub fn from_setup(
     let mut rng = ChaCha8Rng::seed_from_u64(setup.seed);
     let mut cards = Vec::new();
     let mut libraries: [Vec<CardId>; 2] = [Vec::new(), Vec::new()];
-    for seat in 0..2 {
+    for (seat, library) in libraries.iter_mut().enumerate() {
         let deck = &setup.decks[seat];
         if deck.len() < profile.start_hand {
             return Err(SetupError::DeckTooSmall {
@@ -59,10 +59,10 @@ pub fn from_setup(
             }
             let id = CardId::try_from(cards.len()).map_err(|_| SetupError::TooManyCards)?;
             cards.push(CardInstance { def, owner: seat });
-            libraries[seat].push(id);
+            library.push(id);
         }
         if setup.shuffle {
-            libraries[seat].shuffle(&mut rng);
+            library.shuffle(&mut rng);
         }
     }
     let first = match setup.first {
