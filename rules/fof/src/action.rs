@@ -22,23 +22,45 @@ pub enum Action {
     /// Finish the current step and enter the next one, making its draws.
     Next,
     /// An extra draw for a purpose the player names (fire, rally, a check the tables ask for…).
-    Draw { purpose: String },
+    Draw {
+        purpose: String,
+    },
     /// Reads the drawn physical card for Arbiter.
     Answer(Answer),
     /// Bn activates the CO (3.3.1 A) or the CO activates a platoon or staff HQ (3.3.1 B).
-    Activate { hq: String },
+    Activate {
+        hq: String,
+    },
     /// Spend command points of an HQ (or `general` initiative) during the command phase.
-    Spend { hq: String, points: u8 },
+    Spend {
+        hq: String,
+        points: u8,
+    },
     /// Set the current activity level (3.7.1 A).
-    SetActivity { level: String },
+    SetActivity {
+        level: String,
+    },
     /// Resolve one PC marker (3.7.2).
-    CheckPc { marker: String },
+    CheckPc {
+        marker: String,
+    },
     /// Resolve one fire: effective-fire draw, then the hit-effect draw (3.6, 3.7.4).
-    Fire { modifier: i8, experience: Experience },
-    AddEnemy { unit: String },
-    RemoveEnemy { unit: String },
-    PlacePc { marker: String },
-    RemovePc { marker: String },
+    Fire {
+        modifier: i8,
+        experience: Experience,
+    },
+    AddEnemy {
+        unit: String,
+    },
+    RemoveEnemy {
+        unit: String,
+    },
+    PlacePc {
+        marker: String,
+    },
+    RemovePc {
+        marker: String,
+    },
 }
 
 impl fmt::Display for Answer {
@@ -93,7 +115,9 @@ impl FromStr for Answer {
         if let Some(c) = ContactResult::parse(s) {
             return Ok(Answer::Contact(c));
         }
-        Err(format!("`{s}` is not an answer (yes, no, a number, a hit effect or a contact result)"))
+        Err(format!(
+            "`{s}` is not an answer (yes, no, a number, a hit effect or a contact result)"
+        ))
     }
 }
 
@@ -140,7 +164,11 @@ impl FromStr for Action {
             "enemy" => match one(1)?.as_str() {
                 "add" => Action::AddEnemy { unit: one(2)? },
                 "remove" => Action::RemoveEnemy { unit: one(2)? },
-                other => return Err(format!("`enemy {other}`: say `enemy add X` or `enemy remove X`")),
+                other => {
+                    return Err(format!(
+                        "`enemy {other}`: say `enemy add X` or `enemy remove X`"
+                    ))
+                }
             },
             "pc-place" => Action::PlacePc { marker: one(1)? },
             "pc-remove" => Action::RemovePc { marker: one(1)? },
@@ -149,7 +177,10 @@ impl FromStr for Action {
         let expected = match &action {
             Action::Draw { .. } => words.len(),
             Action::Next => 1,
-            Action::Spend { .. } | Action::Fire { .. } | Action::AddEnemy { .. } | Action::RemoveEnemy { .. } => 3,
+            Action::Spend { .. }
+            | Action::Fire { .. }
+            | Action::AddEnemy { .. }
+            | Action::RemoveEnemy { .. } => 3,
             _ => 2,
         };
         if words.len() != expected {

@@ -95,11 +95,10 @@ impl Deck {
             });
         }
         if raw.card.is_empty() {
-            return Err(DataError::new(
-                origin,
-                "no [[card]] entries (and no deck.physical_cards)",
-            )
-            .with_field("card"));
+            return Err(
+                DataError::new(origin, "no [[card]] entries (and no deck.physical_cards)")
+                    .with_field("card"),
+            );
         }
         let mut cards = Vec::with_capacity(raw.card.len());
         let mut seen: BTreeMap<u16, usize> = BTreeMap::new();
@@ -119,7 +118,11 @@ impl Deck {
             if usize::from(c.number) != i + 1 {
                 return Err(DataError::new(
                     origin,
-                    format!("cards must be numbered 1..={} without gaps; {} is missing", cards.len(), i + 1),
+                    format!(
+                        "cards must be numbered 1..={} without gaps; {} is missing",
+                        cards.len(),
+                        i + 1
+                    ),
                 )
                 .with_field("card.number"));
             }
@@ -153,7 +156,11 @@ fn read_card(r: &TableReader) -> Result<ActionCard, DataError> {
         return Err(r.error("r", format!("R# must be 1..=10, found {}", card.r)));
     }
     if card.command > 9 || card.initiative > 9 {
-        let key = if card.command > 9 { "command" } else { "initiative" };
+        let key = if card.command > 9 {
+            "command"
+        } else {
+            "initiative"
+        };
         return Err(r.error(key, "command numbers are 0..=9"));
     }
     let has_at_icon = card.icons.contains(&ActionIcon::AtModifier);

@@ -117,7 +117,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
         }
         Action::Draw { purpose } => {
             if purpose.trim().is_empty() {
-                return Err(illegal(&step_id, "抽牌要写明用途。", "A draw needs a purpose."));
+                return Err(illegal(
+                    &step_id,
+                    "抽牌要写明用途。",
+                    "A draw needs a purpose.",
+                ));
             }
             s.jobs.push_back(Job {
                 kind: JobKind::Plain {
@@ -131,7 +135,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
         Action::Spend { hq, points } => spend(&mut s, kind, hq, *points, &mut events)?,
         Action::SetActivity { level } => {
             if kind != StepKind::UpdateFireMissions {
-                return Err(illegal("3.7.1 A", "活动等级在3.7.1 A调整。", "The activity level is set in 3.7.1 A."));
+                return Err(illegal(
+                    "3.7.1 A",
+                    "活动等级在3.7.1 A调整。",
+                    "The activity level is set in 3.7.1 A.",
+                ));
             }
             if !s.mission.activity_levels.contains(level) {
                 return Err(illegal(
@@ -147,16 +155,30 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
         }
         Action::CheckPc { marker } => {
             if kind != StepKind::PotentialContact {
-                return Err(illegal("3.7.2", "PC标记在3.7.2处理。", "PC markers are resolved in 3.7.2."));
+                return Err(illegal(
+                    "3.7.2",
+                    "PC标记在3.7.2处理。",
+                    "PC markers are resolved in 3.7.2.",
+                ));
             }
             if !s.pc_markers.contains(marker) {
-                return Err(illegal("3.7.2", format!("地图上没有PC标记 {marker}"), format!("No PC marker `{marker}` is on the map")));
+                return Err(illegal(
+                    "3.7.2",
+                    format!("地图上没有PC标记 {marker}"),
+                    format!("No PC marker `{marker}` is on the map"),
+                ));
             }
             if s.pc_last.as_ref().is_some_and(|last| marker <= last) {
                 return Err(illegal(
                     "3.7.2 (RULES-NOTES: alphabetical order)",
-                    format!("PC标记按字母顺序处理：{marker} 应在 {} 之前。", s.pc_last.clone().unwrap_or_default()),
-                    format!("PC markers are resolved in alphabetical order: {marker} comes before {}.", s.pc_last.clone().unwrap_or_default()),
+                    format!(
+                        "PC标记按字母顺序处理：{marker} 应在 {} 之前。",
+                        s.pc_last.clone().unwrap_or_default()
+                    ),
+                    format!(
+                        "PC markers are resolved in alphabetical order: {marker} comes before {}.",
+                        s.pc_last.clone().unwrap_or_default()
+                    ),
                 ));
             }
             s.pc_last = Some(marker.clone());
@@ -175,7 +197,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
                 ));
             }
             if !(-10..=10).contains(modifier) {
-                return Err(illegal("3.7.4", "净战斗修正应在 -10..=10。", "The net combat modifier must be within -10..=10."));
+                return Err(illegal(
+                    "3.7.4",
+                    "净战斗修正应在 -10..=10。",
+                    "The net combat modifier must be within -10..=10.",
+                ));
             }
             s.jobs.push_back(Job {
                 kind: JobKind::Fire {
@@ -188,7 +214,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
         }
         Action::AddEnemy { unit } => {
             if unit.trim().is_empty() || s.enemies.contains(unit) {
-                return Err(illegal("3.4.2", format!("敌方单位 {unit} 已在地图上"), format!("Enemy unit `{unit}` is already on the map")));
+                return Err(illegal(
+                    "3.4.2",
+                    format!("敌方单位 {unit} 已在地图上"),
+                    format!("Enemy unit `{unit}` is already on the map"),
+                ));
             }
             s.enemies.push(unit.clone());
             events.push(Event::EnemyAdded { unit: unit.clone() });
@@ -197,7 +227,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
             let before = s.enemies.len();
             s.enemies.retain(|u| u != unit);
             if s.enemies.len() == before {
-                return Err(illegal("3.4.2", format!("地图上没有敌方单位 {unit}"), format!("No enemy unit `{unit}` is on the map")));
+                return Err(illegal(
+                    "3.4.2",
+                    format!("地图上没有敌方单位 {unit}"),
+                    format!("No enemy unit `{unit}` is on the map"),
+                ));
             }
             events.push(Event::EnemyRemoved { unit: unit.clone() });
         }
@@ -206,7 +240,9 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
                 return Err(illegal(
                     "3.7.2",
                     format!("PC标记 {marker} 不在潜在接触抓牌表中或已在地图上"),
-                    format!("PC marker `{marker}` is not on the PC draw chart or is already placed"),
+                    format!(
+                        "PC marker `{marker}` is not on the PC draw chart or is already placed"
+                    ),
                 ));
             }
             s.pc_markers.insert(marker.clone());
@@ -216,7 +252,11 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
         }
         Action::RemovePc { marker } => {
             if !s.pc_markers.remove(marker) {
-                return Err(illegal("3.7.2", format!("地图上没有PC标记 {marker}"), format!("No PC marker `{marker}` is on the map")));
+                return Err(illegal(
+                    "3.7.2",
+                    format!("地图上没有PC标记 {marker}"),
+                    format!("No PC marker `{marker}` is on the map"),
+                ));
             }
             events.push(Event::PcRemoved {
                 marker: marker.clone(),
@@ -226,68 +266,127 @@ pub fn apply(state: &State, action: &Action) -> Result<(State, Vec<Event>), Viol
     Ok((s, events))
 }
 
-fn activate(s: &mut State, kind: StepKind, hq: &str, events: &mut Vec<Event>) -> Result<(), Violation> {
+fn activate(
+    s: &mut State,
+    kind: StepKind,
+    hq: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), Violation> {
     let co = s.company_id().to_string();
     let role = s.hq_role(hq);
     let already = s.commands.get(hq).is_some_and(|c| c.activated);
     match kind {
         StepKind::BattalionActivation => {
             if hq != co {
-                return Err(illegal("3.3.1 A", "营指只启动连指。", "Battalion activates only the company HQ."));
+                return Err(illegal(
+                    "3.3.1 A",
+                    "营指只启动连指。",
+                    "Battalion activates only the company HQ.",
+                ));
             }
         }
         StepKind::CoActivation => {
             if !matches!(role, Some(HqRole::Platoon | HqRole::Staff)) {
-                return Err(illegal("3.3.1 B", format!("{hq} 不是排指或连参谋"), format!("`{hq}` is not a platoon or staff HQ")));
+                return Err(illegal(
+                    "3.3.1 B",
+                    format!("{hq} 不是排指或连参谋"),
+                    format!("`{hq}` is not a platoon or staff HQ"),
+                ));
             }
             if !s.commands.get(&co).is_some_and(|c| c.activated) {
-                return Err(illegal("3.3.1 B", "连指未被启动，不能启动下级（见3.3.2）。", "The CO was not activated, so it cannot activate subordinates (see 3.3.2)."));
+                return Err(illegal(
+                    "3.3.1 B",
+                    "连指未被启动，不能启动下级（见3.3.2）。",
+                    "The CO was not activated, so it cannot activate subordinates (see 3.3.2).",
+                ));
             }
             let cost = s.mission.profile.activation_cost;
             if cost > 0 {
                 spend(s, kind, &co, cost, events).map_err(|v| {
-                    Violation::new(RuleRef::profile("fof.activation_cost"), format!("启动下级需 {cost} 个连指指令：{}", v.reason.zh), format!("Activating costs {cost} CO command(s): {}", v.reason.en))
+                    Violation::new(
+                        RuleRef::profile("fof.activation_cost"),
+                        format!("启动下级需 {cost} 个连指指令：{}", v.reason.zh),
+                        format!("Activating costs {cost} CO command(s): {}", v.reason.en),
+                    )
                 })?;
             }
         }
         _ => {
-            return Err(illegal("3.3.1", "启动只在3.3.1 A/B进行。", "HQs are activated only in 3.3.1 A and B."));
+            return Err(illegal(
+                "3.3.1",
+                "启动只在3.3.1 A/B进行。",
+                "HQs are activated only in 3.3.1 A and B.",
+            ));
         }
     }
     if already {
-        return Err(illegal("3.3.1", format!("{hq} 已被启动"), format!("`{hq}` is already activated")));
+        return Err(illegal(
+            "3.3.1",
+            format!("{hq} 已被启动"),
+            format!("`{hq}` is already activated"),
+        ));
     }
     if let Some(c) = s.commands.get_mut(hq) {
         c.activated = true;
     }
     events.push(Event::Activated {
         hq: hq.to_string(),
-        by: Some(if kind == StepKind::BattalionActivation { "battalion".into() } else { co }),
+        by: Some(if kind == StepKind::BattalionActivation {
+            "battalion".into()
+        } else {
+            co
+        }),
     });
     Ok(())
 }
 
-fn spend(s: &mut State, kind: StepKind, hq: &str, points: u8, events: &mut Vec<Event>) -> Result<(), Violation> {
+fn spend(
+    s: &mut State,
+    kind: StepKind,
+    hq: &str,
+    points: u8,
+    events: &mut Vec<Event>,
+) -> Result<(), Violation> {
     if !kind.is_command() {
-        return Err(illegal("3.3", "指令在我方下达指令阶段（3.3）使用。", "Commands are spent in the friendly command phase (3.3)."));
+        return Err(illegal(
+            "3.3",
+            "指令在我方下达指令阶段（3.3）使用。",
+            "Commands are spent in the friendly command phase (3.3).",
+        ));
     }
     if points == 0 {
-        return Err(illegal("3.3", "至少使用1个指令。", "Spend at least 1 command."));
+        return Err(illegal(
+            "3.3",
+            "至少使用1个指令。",
+            "Spend at least 1 command.",
+        ));
     }
     let limited = s.limited_visibility();
     let cap = s.mission.profile.limited_visibility_spend_cap;
     let left = if hq == "general" {
         if points > s.general {
-            return Err(illegal("3.3.2 D", format!("一般主动指令只有 {}", s.general), format!("Only {} general initiative left", s.general)));
+            return Err(illegal(
+                "3.3.2 D",
+                format!("一般主动指令只有 {}", s.general),
+                format!("Only {} general initiative left", s.general),
+            ));
         }
         s.general -= points;
         s.general
     } else {
         let Some(c) = s.commands.get_mut(hq) else {
-            return Err(illegal("3.3", format!("任务中没有指挥部 {hq}"), format!("The mission has no HQ `{hq}`")));
+            return Err(illegal(
+                "3.3",
+                format!("任务中没有指挥部 {hq}"),
+                format!("The mission has no HQ `{hq}`"),
+            ));
         };
         if points > c.available {
-            return Err(illegal("3.3", format!("{hq} 只有 {} 个指令", c.available), format!("`{hq}` has only {} command(s)", c.available)));
+            return Err(illegal(
+                "3.3",
+                format!("{hq} 只有 {} 个指令", c.available),
+                format!("`{hq}` has only {} command(s)", c.available),
+            ));
         }
         if limited && c.spent + points > cap {
             return Err(Violation::new(
@@ -325,11 +424,19 @@ fn leave_step(s: &mut State, events: &mut Vec<Event>) {
                 c.saved = kept;
                 c.available = 0;
                 if kept > 0 || lost > 0 {
-                    events.push(Event::Saved { hq: hq.id.clone(), kept, lost });
+                    events.push(Event::Saved {
+                        hq: hq.id.clone(),
+                        kept,
+                        lost,
+                    });
                 }
             }
             if s.general > 0 {
-                events.push(Event::Saved { hq: "general".into(), kept: 0, lost: s.general });
+                events.push(Event::Saved {
+                    hq: "general".into(),
+                    kept: 0,
+                    lost: s.general,
+                });
                 s.general = 0;
             }
         }
@@ -337,14 +444,22 @@ fn leave_step(s: &mut State, events: &mut Vec<Event>) {
             if !s.mission.profile.reshuffle_when_empty && !s.pile.discard.is_empty() {
                 let cards = s.pile.discard.len();
                 s.pile.reshuffle();
-                events.push(Event::Reshuffled { shuffle: s.pile.shuffles, cards });
+                events.push(Event::Reshuffled {
+                    shuffle: s.pile.shuffles,
+                    cards,
+                });
             }
             if s.turn >= s.mission.turns {
                 s.game_over = true;
-                events.push(Event::GameOver { objectives: s.mission.objectives.clone() });
+                events.push(Event::GameOver {
+                    objectives: s.mission.objectives.clone(),
+                });
             } else {
                 s.turn += 1;
-                events.push(Event::TurnAdvanced { turn: s.turn, time: s.time_of_day() });
+                events.push(Event::TurnAdvanced {
+                    turn: s.turn,
+                    time: s.time_of_day(),
+                });
             }
         }
         _ => {}
@@ -355,7 +470,11 @@ fn leave_step(s: &mut State, events: &mut Vec<Event>) {
 fn advance(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
     let mt = s.mission.mission_type;
     let n = s.sequence.steps.len();
-    let mut i = if s.current_step().kind == StepKind::CleanUp { 0 } else { s.step + 1 };
+    let mut i = if s.current_step().kind == StepKind::CleanUp {
+        0
+    } else {
+        s.step + 1
+    };
     loop {
         if i >= n {
             i = 0; // clean-up is last (checked on load), so this only guards odd sequences
@@ -368,7 +487,10 @@ fn advance(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
             events.push(Event::StepSkipped {
                 turn: s.turn,
                 step: step.id.clone(),
-                reason: rules_core::Text::new(format!("从第{}回合开始", step.from_turn), format!("from turn {}", step.from_turn)),
+                reason: rules_core::Text::new(
+                    format!("从第{}回合开始", step.from_turn),
+                    format!("from turn {}", step.from_turn),
+                ),
             });
         }
         i += 1;
@@ -403,11 +525,20 @@ fn enter_step(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
             let mut rng = ChaCha8Rng::seed_from_u64(s.seed ^ (u64::from(s.turn) << 32) ^ 0x3a42);
             order.shuffle(&mut rng);
             if !order.is_empty() {
-                events.push(Event::EnemyOrder { units: order.clone() });
+                events.push(Event::EnemyOrder {
+                    units: order.clone(),
+                });
             }
             let of = order.len();
             for (i, unit) in order.into_iter().enumerate() {
-                push(s, JobKind::EnemyCheck { unit, index: i + 1, of });
+                push(
+                    s,
+                    JobKind::EnemyCheck {
+                        unit,
+                        index: i + 1,
+                        of,
+                    },
+                );
             }
         }
         StepKind::BattalionActivation => {
@@ -421,25 +552,52 @@ fn enter_step(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
         }
         StepKind::CoActivation => {
             if s.commands.get(&co).is_some_and(|c| c.activated) {
-                push(s, JobKind::Command { hq: co, kind: CommandKind::Activated });
+                push(
+                    s,
+                    JobKind::Command {
+                        hq: co,
+                        kind: CommandKind::Activated,
+                    },
+                );
             }
         }
-        StepKind::SubordinateActivation | StepKind::PlatoonInitiative | StepKind::StaffInitiative => {
+        StepKind::SubordinateActivation
+        | StepKind::PlatoonInitiative
+        | StepKind::StaffInitiative => {
             for hq in s.mission.hqs.clone() {
                 let activated = s.commands.get(&hq.id).is_some_and(|c| c.activated);
                 match (step.kind, hq.role) {
-                    (StepKind::SubordinateActivation, HqRole::Platoon | HqRole::Staff) if activated => {
-                        push(s, JobKind::Command { hq: hq.id, kind: CommandKind::Activated })
+                    (StepKind::SubordinateActivation, HqRole::Platoon | HqRole::Staff)
+                        if activated =>
+                    {
+                        push(
+                            s,
+                            JobKind::Command {
+                                hq: hq.id,
+                                kind: CommandKind::Activated,
+                            },
+                        )
                     }
-                    (StepKind::PlatoonInitiative, HqRole::Platoon) if !activated => {
-                        push(s, JobKind::Command { hq: hq.id, kind: CommandKind::Initiative })
-                    }
+                    (StepKind::PlatoonInitiative, HqRole::Platoon) if !activated => push(
+                        s,
+                        JobKind::Command {
+                            hq: hq.id,
+                            kind: CommandKind::Initiative,
+                        },
+                    ),
                     (StepKind::StaffInitiative, HqRole::Staff) if !activated => {
                         // Seed 3.3.2 C: each staff HQ not activated gets 1 command, no draw.
                         let c = s.commands.entry(hq.id.clone()).or_default();
                         c.available = c.available.saturating_add(1);
                         let available = c.available;
-                        events.push(Event::Commands { hq: hq.id, kind: CommandKind::Initiative, printed: 1, modifier: 0, gained: 1, available });
+                        events.push(Event::Commands {
+                            hq: hq.id,
+                            kind: CommandKind::Initiative,
+                            printed: 1,
+                            modifier: 0,
+                            gained: 1,
+                            available,
+                        });
                     }
                     _ => {}
                 }
@@ -447,7 +605,13 @@ fn enter_step(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
         }
         StepKind::CoInitiative => {
             if !s.commands.get(&co).is_some_and(|c| c.activated) {
-                push(s, JobKind::Command { hq: co, kind: CommandKind::Initiative });
+                push(
+                    s,
+                    JobKind::Command {
+                        hq: co,
+                        kind: CommandKind::Initiative,
+                    },
+                );
             }
         }
         StepKind::GeneralInitiative => push(s, JobKind::GeneralInitiative),

@@ -24,7 +24,11 @@ fn square_table(counts: &[Vec<u64>], fixed_margins: bool) -> ChiSquare {
         .flatten()
         .map(|&c| (c as f64 - expected).powi(2) / expected)
         .sum();
-    let df = if fixed_margins { (n - 1) * (n - 1) } else { n * n - 1 } as u32;
+    let df = if fixed_margins {
+        (n - 1) * (n - 1)
+    } else {
+        n * n - 1
+    } as u32;
     ChiSquare {
         statistic,
         df,

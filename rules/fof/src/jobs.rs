@@ -83,8 +83,14 @@ pub fn answers_for(field: &CardField) -> Vec<Answer> {
         CardField::HqTrigger | CardField::FireEffective { .. } => vec![Answer::Yes, Answer::No],
         CardField::R => (1..=10).map(Answer::Number).collect(),
         CardField::Command | CardField::Initiative => (0..=9).map(Answer::Number).collect(),
-        CardField::Hit { .. } => crate::card::HitEffect::ALL.into_iter().map(Answer::Hit).collect(),
-        CardField::Contact => ContactResult::ALL.into_iter().map(Answer::Contact).collect(),
+        CardField::Hit { .. } => crate::card::HitEffect::ALL
+            .into_iter()
+            .map(Answer::Hit)
+            .collect(),
+        CardField::Contact => ContactResult::ALL
+            .into_iter()
+            .map(Answer::Contact)
+            .collect(),
     }
 }
 
@@ -185,7 +191,11 @@ pub fn run(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
 }
 
 /// Takes the player's reading of the awaited card and carries on.
-pub fn answer(s: &mut State, a: &crate::action::Answer, events: &mut Vec<Event>) -> Result<(), Violation> {
+pub fn answer(
+    s: &mut State,
+    a: &crate::action::Answer,
+    events: &mut Vec<Event>,
+) -> Result<(), Violation> {
     let field = s.awaiting.clone().ok_or_else(|| {
         Violation::new(
             RuleRef::rulebook(s.current_step().id.clone()),
@@ -219,7 +229,13 @@ fn number(v: &Option<Answer>) -> u8 {
     }
 }
 
-fn resolve(s: &mut State, kind: JobKind, card: u16, value: Option<Answer>, events: &mut Vec<Event>) {
+fn resolve(
+    s: &mut State,
+    kind: JobKind,
+    card: u16,
+    value: Option<Answer>,
+    events: &mut Vec<Event>,
+) {
     match kind {
         JobKind::HqCheck(side) => {
             if value == Some(Answer::Yes) {

@@ -14,7 +14,10 @@ pub fn candidates(s: &State) -> Vec<Action> {
         return Vec::new();
     }
     if let Some(field) = &s.awaiting {
-        return jobs::answers_for(field).into_iter().map(Action::Answer).collect();
+        return jobs::answers_for(field)
+            .into_iter()
+            .map(Action::Answer)
+            .collect();
     }
     let mut out = vec![
         Action::Next,
@@ -68,7 +71,9 @@ pub fn candidates(s: &State) -> Vec<Action> {
     for u in &s.enemies {
         out.push(Action::RemoveEnemy { unit: u.clone() });
     }
-    let fresh = (1..).map(|i| format!("E{i}")).find(|u| !s.enemies.contains(u));
+    let fresh = (1..)
+        .map(|i| format!("E{i}"))
+        .find(|u| !s.enemies.contains(u));
     if let Some(unit) = fresh {
         out.push(Action::AddEnemy { unit });
     }
@@ -88,14 +93,23 @@ pub fn prompt(s: &State) -> Prompt {
             actor: None,
             text: Text::new(
                 format!("任务结束。检查任务目标：{}", s.mission.objectives.zh),
-                format!("The mission is over. Check the objectives: {}", s.mission.objectives.en),
+                format!(
+                    "The mission is over. Check the objectives: {}",
+                    s.mission.objectives.en
+                ),
             ),
         };
     }
     let step = s.current_step();
     let time = s.time_of_day().text();
-    let head_zh = format!("第{}回合（{}）{} {}", s.turn, time.zh, step.id, step.title.zh);
-    let head_en = format!("Turn {} ({}) {} {}", s.turn, time.en, step.id, step.title.en);
+    let head_zh = format!(
+        "第{}回合（{}）{} {}",
+        s.turn, time.zh, step.id, step.title.zh
+    );
+    let head_en = format!(
+        "Turn {} ({}) {} {}",
+        s.turn, time.en, step.id, step.title.en
+    );
     let text = match (&s.awaiting, s.jobs.front().and_then(|j| j.card)) {
         (Some(field), Some(card)) => {
             let q = jobs::question(s, field);

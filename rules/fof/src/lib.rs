@@ -5,6 +5,7 @@
 pub mod action;
 pub mod card;
 pub mod deck;
+mod describe;
 mod engine;
 pub mod fairness;
 mod jobs;

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use toml::{Spanned, Value};
 
-pub const DEMO_MISSION_TOML: &str = include_str!("../../../models/catalogues/fof/demo-mission.toml");
+pub const DEMO_MISSION_TOML: &str =
+    include_str!("../../../models/catalogues/fof/demo-mission.toml");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -176,7 +177,10 @@ impl Mission {
             (None, Some(n)) if n > 0 => DeckRef::Physical(n),
             (None, Some(_)) => return Err(d.error("physical_cards", "must be at least 1")),
             _ => {
-                return Err(d.error("file", "give exactly one of deck.file or deck.physical_cards"))
+                return Err(d.error(
+                    "file",
+                    "give exactly one of deck.file or deck.physical_cards",
+                ))
             }
         };
 
@@ -201,8 +205,11 @@ impl Mission {
             mission.hqs.push(hq);
         }
         if roles.get(&HqRole::Company) != Some(&1) {
-            return Err(DataError::new(origin, "a mission needs exactly one HQ with role = \"company\"")
-                .with_field("hq.role"));
+            return Err(DataError::new(
+                origin,
+                "a mission needs exactly one HQ with role = \"company\"",
+            )
+            .with_field("hq.role"));
         }
 
         for (i, t) in raw.pc_chart.iter().enumerate() {
@@ -214,7 +221,9 @@ impl Mission {
                 let draws = match &v {
                     Value::Integer(n) if (0..=20).contains(n) => PcDraws::Count(*n as u8),
                     Value::String(s) if s == "auto" => PcDraws::Auto,
-                    _ => return Err(r.error(level, "expected a number of draws 0..=20 or \"auto\"")),
+                    _ => {
+                        return Err(r.error(level, "expected a number of draws 0..=20 or \"auto\""))
+                    }
                 };
                 row.insert(level.clone(), draws);
             }
@@ -225,7 +234,10 @@ impl Mission {
         }
         for marker in &mission.pc_markers {
             if !mission.pc_chart.contains_key(marker) {
-                return Err(m.error("pc_markers", format!("marker {marker} has no [[pc_chart]] row")));
+                return Err(m.error(
+                    "pc_markers",
+                    format!("marker {marker} has no [[pc_chart]] row"),
+                ));
             }
         }
         mission.friendly_hq_events =

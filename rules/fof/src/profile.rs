@@ -99,10 +99,14 @@ impl Profile {
             hq_event_trigger: r.or("hq_event_trigger", d.hq_event_trigger)?,
             experience_modifier: r.or("experience_modifier", d.experience_modifier)?,
             save_limit: r.or("save_limit", d.save_limit)?,
-            limited_visibility_spend_cap: r
-                .or("limited_visibility_spend_cap", d.limited_visibility_spend_cap)?,
-            limited_visibility_caps_saving: r
-                .or("limited_visibility_caps_saving", d.limited_visibility_caps_saving)?,
+            limited_visibility_spend_cap: r.or(
+                "limited_visibility_spend_cap",
+                d.limited_visibility_spend_cap,
+            )?,
+            limited_visibility_caps_saving: r.or(
+                "limited_visibility_caps_saving",
+                d.limited_visibility_caps_saving,
+            )?,
             activation_cost: r.or("activation_cost", d.activation_cost)?,
             patrol_initiative_rounding: r
                 .or("patrol_initiative_rounding", d.patrol_initiative_rounding)?,

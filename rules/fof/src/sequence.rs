@@ -140,7 +140,11 @@ impl Sequence {
             }
             steps.push(step);
         }
-        for m in [MissionType::Offensive, MissionType::Patrol, MissionType::Defensive] {
+        for m in [
+            MissionType::Offensive,
+            MissionType::Patrol,
+            MissionType::Defensive,
+        ] {
             let last = steps.iter().rev().find(|s| s.missions.contains(&m));
             if last.map(|s| s.kind) != Some(StepKind::CleanUp) {
                 return Err(DataError::new(

@@ -52,13 +52,31 @@ pub enum CardField {
 pub enum JobKind {
     HqCheck(Side),
     HqEvent(Side),
-    Command { hq: String, kind: CommandKind },
+    Command {
+        hq: String,
+        kind: CommandKind,
+    },
     GeneralInitiative,
-    EnemyCheck { unit: String, index: usize, of: usize },
-    Pc { marker: String, draw: u8, of: u8 },
-    Fire { modifier: i8, experience: Experience },
-    Hit { experience: Experience },
-    Plain { purpose: String },
+    EnemyCheck {
+        unit: String,
+        index: usize,
+        of: usize,
+    },
+    Pc {
+        marker: String,
+        draw: u8,
+        of: u8,
+    },
+    Fire {
+        modifier: i8,
+        experience: Experience,
+    },
+    Hit {
+        experience: Experience,
+    },
+    Plain {
+        purpose: String,
+    },
 }
 
 /// A draw still to be made or read.
@@ -81,29 +99,100 @@ pub struct DrawRecord {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Event {
-    StepEntered { turn: u32, step: String, title: Text },
-    StepSkipped { turn: u32, step: String, reason: Text },
-    Drew { record: DrawRecord, card: Option<ActionCard> },
-    Reshuffled { shuffle: u32, cards: usize },
-    HqEvent { side: Side, r: u8, event: Text },
-    NoHqEvent { side: Side },
-    Commands { hq: String, kind: CommandKind, printed: u8, modifier: i8, gained: u8, available: u8 },
-    Activated { hq: String, by: Option<String> },
-    Spent { hq: String, points: u8, left: u8 },
-    Saved { hq: String, kept: u8, lost: u8 },
-    EnemyOrder { units: Vec<String> },
-    EnemyCheck { unit: String, card: u16 },
-    PcPlaced { markers: Vec<String> },
-    PcResolved { marker: String, contact: Option<ContactResult>, automatic: bool },
-    FireResolved { modifier: i8, effective: bool },
-    HitResolved { experience: Experience, effect: HitEffect },
-    ActivitySet { level: String },
-    EnemyAdded { unit: String },
-    EnemyRemoved { unit: String },
-    PcRemoved { marker: String },
-    Awaiting { card: u16, question: Text },
-    TurnAdvanced { turn: u32, time: TimeOfDay },
-    GameOver { objectives: Text },
+    StepEntered {
+        turn: u32,
+        step: String,
+        title: Text,
+    },
+    StepSkipped {
+        turn: u32,
+        step: String,
+        reason: Text,
+    },
+    Drew {
+        record: DrawRecord,
+        card: Option<ActionCard>,
+    },
+    Reshuffled {
+        shuffle: u32,
+        cards: usize,
+    },
+    HqEvent {
+        side: Side,
+        r: u8,
+        event: Text,
+    },
+    NoHqEvent {
+        side: Side,
+    },
+    Commands {
+        hq: String,
+        kind: CommandKind,
+        printed: u8,
+        modifier: i8,
+        gained: u8,
+        available: u8,
+    },
+    Activated {
+        hq: String,
+        by: Option<String>,
+    },
+    Spent {
+        hq: String,
+        points: u8,
+        left: u8,
+    },
+    Saved {
+        hq: String,
+        kept: u8,
+        lost: u8,
+    },
+    EnemyOrder {
+        units: Vec<String>,
+    },
+    EnemyCheck {
+        unit: String,
+        card: u16,
+    },
+    PcPlaced {
+        markers: Vec<String>,
+    },
+    PcResolved {
+        marker: String,
+        contact: Option<ContactResult>,
+        automatic: bool,
+    },
+    FireResolved {
+        modifier: i8,
+        effective: bool,
+    },
+    HitResolved {
+        experience: Experience,
+        effect: HitEffect,
+    },
+    ActivitySet {
+        level: String,
+    },
+    EnemyAdded {
+        unit: String,
+    },
+    EnemyRemoved {
+        unit: String,
+    },
+    PcRemoved {
+        marker: String,
+    },
+    Awaiting {
+        card: u16,
+        question: Text,
+    },
+    TurnAdvanced {
+        turn: u32,
+        time: TimeOfDay,
+    },
+    GameOver {
+        objectives: Text,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,20 +5,27 @@ use fof::{Deck, DeckKind};
 fn demo_deck_is_marked_as_not_the_published_deck_and_has_every_r_number() {
     let deck = Deck::demo().unwrap();
     assert!(deck.name.contains("not the published"), "{}", deck.name);
-    let DeckKind::Digital(cards) = &deck.kind else { panic!("demo deck is digital") };
+    let DeckKind::Digital(cards) = &deck.kind else {
+        panic!("demo deck is digital")
+    };
     assert_eq!(cards.len(), 50);
     for r in 1..=10 {
         assert_eq!(cards.iter().filter(|c| c.r == r).count(), 5, "R# {r}");
     }
     assert!(cards.iter().any(|c| c.hq_radio));
-    assert!(cards.iter().any(|c| c.icons.contains(&ActionIcon::AtModifier) && c.at_modifier != 0));
+    assert!(cards
+        .iter()
+        .any(|c| c.icons.contains(&ActionIcon::AtModifier) && c.at_modifier != 0));
     assert!(fof::deck::DEMO_DECK_TOML.contains("NOT the published deck"));
 }
 
 const GOOD_CARD: &str = "[[card]]\nnumber = 1\nr = 3\ncommand = 2\ninitiative = 1\neffective_fire = 2\nhit = { green = \"pinned\", line = \"pinned\", veteran = \"no_effect\" }\ncontact = \"none\"\n";
 
 fn parse(body: &str) -> Result<Deck, rules_core::data::DataError> {
-    Deck::parse("my-deck.toml", &format!("[deck]\nname = \"test\"\n\n{body}"))
+    Deck::parse(
+        "my-deck.toml",
+        &format!("[deck]\nname = \"test\"\n\n{body}"),
+    )
 }
 
 #[test]
@@ -67,7 +74,10 @@ fn deck_file_duplicate_and_missing_numbers() {
     let two = format!("{GOOD_CARD}\n{GOOD_CARD}");
     let err = parse(&two).unwrap_err();
     assert!(err.message.contains("already used at line 5"), "{err}");
-    let gap = format!("{GOOD_CARD}\n{}", GOOD_CARD.replace("number = 1", "number = 3"));
+    let gap = format!(
+        "{GOOD_CARD}\n{}",
+        GOOD_CARD.replace("number = 1", "number = 3")
+    );
     let err = parse(&gap).unwrap_err();
     assert!(err.message.contains("2 is missing"), "{err}");
 }
@@ -76,16 +86,27 @@ fn deck_file_duplicate_and_missing_numbers() {
 fn deck_file_at_modifier_needs_its_icon() {
     let err = parse(&format!("{GOOD_CARD}at_modifier = 1\n")).unwrap_err();
     assert_eq!(err.field.as_deref(), Some("card[0].at_modifier"), "{err}");
-    let ok = parse(&format!("{GOOD_CARD}at_modifier = 1\nicons = [\"at_modifier\"]\n")).unwrap();
+    let ok = parse(&format!(
+        "{GOOD_CARD}at_modifier = 1\nicons = [\"at_modifier\"]\n"
+    ))
+    .unwrap();
     assert_eq!(ok.card(1).unwrap().at_modifier, 1);
 }
 
 #[test]
 fn physical_deck_file_lists_no_cards() {
-    let deck = Deck::parse("mine.toml", "[deck]\nname = \"my own deck\"\nphysical_cards = 54\n").unwrap();
+    let deck = Deck::parse(
+        "mine.toml",
+        "[deck]\nname = \"my own deck\"\nphysical_cards = 54\n",
+    )
+    .unwrap();
     assert_eq!(deck.kind, DeckKind::Physical(54));
     assert!(deck.card(1).is_none());
-    let err = Deck::parse("mine.toml", &format!("[deck]\nname = \"x\"\nphysical_cards = 1\n{GOOD_CARD}")).unwrap_err();
+    let err = Deck::parse(
+        "mine.toml",
+        &format!("[deck]\nname = \"x\"\nphysical_cards = 1\n{GOOD_CARD}"),
+    )
+    .unwrap_err();
     assert!(err.message.contains("physical"), "{err}");
 }
 

@@ -5,7 +5,10 @@ use fof::fairness::{positions_of_fresh_shuffles, reshuffles};
 #[test]
 fn every_card_equally_likely_in_every_position_over_20000_shuffles() {
     let chi = positions_of_fresh_shuffles(1, 50, 20_000);
-    eprintln!("fresh shuffles: chi2 = {:.1}, df = {}, p = {:.4}", chi.statistic, chi.df, chi.p);
+    eprintln!(
+        "fresh shuffles: chi2 = {:.1}, df = {}, p = {:.4}",
+        chi.statistic, chi.df, chi.p
+    );
     assert!(chi.p > 0.001, "{chi:?}");
 }
 

@@ -12,13 +12,18 @@ use fof::{Action, Deck, Event, Mission, Sequence, Setup, State};
 use rules_core::Game;
 
 pub fn mission_of_type(kind: &str) -> Mission {
-    let text = fof::mission::DEMO_MISSION_TOML.replace("type = \"offensive\"", &format!("type = \"{kind}\""));
+    let text = fof::mission::DEMO_MISSION_TOML
+        .replace("type = \"offensive\"", &format!("type = \"{kind}\""));
     Mission::parse("demo-mission.toml", &text).expect("demo mission parses")
 }
 
 pub fn edited_mission(from: &str, to: &str) -> Mission {
     let text = fof::mission::DEMO_MISSION_TOML.replace(from, to);
-    assert_ne!(text, fof::mission::DEMO_MISSION_TOML, "edit `{from}` found nothing");
+    assert_ne!(
+        text,
+        fof::mission::DEMO_MISSION_TOML,
+        "edit `{from}` found nothing"
+    );
     Mission::parse("demo-mission.toml", &text).expect("edited mission parses")
 }
 
@@ -33,7 +38,11 @@ pub fn start(mission: Mission, deck: Deck, seed: u64) -> State {
 }
 
 pub fn demo(seed: u64) -> State {
-    start(Mission::demo().expect("demo mission"), Deck::demo().expect("demo deck"), seed)
+    start(
+        Mission::demo().expect("demo mission"),
+        Deck::demo().expect("demo deck"),
+        seed,
+    )
 }
 
 pub fn act(s: &State, a: Action) -> (State, Vec<Event>) {

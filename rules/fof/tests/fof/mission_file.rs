@@ -53,11 +53,19 @@ fn mission_file_pc_chart_needs_every_activity_level() {
 #[test]
 fn mission_file_unknown_profile_option_is_refused() {
     let err = parse_edited("activation_cost = 1", "activation_cots = 1");
-    assert_eq!(err.field.as_deref(), Some("profile.activation_cots"), "{err}");
+    assert_eq!(
+        err.field.as_deref(),
+        Some("profile.activation_cots"),
+        "{err}"
+    );
 }
 
 #[test]
 fn mission_file_physical_deck() {
-    let text = fof::mission::DEMO_MISSION_TOML.replace("file = \"demo-deck.toml\"", "physical_cards = 54");
-    assert_eq!(Mission::parse("m.toml", &text).unwrap().deck, DeckRef::Physical(54));
+    let text =
+        fof::mission::DEMO_MISSION_TOML.replace("file = \"demo-deck.toml\"", "physical_cards = 54");
+    assert_eq!(
+        Mission::parse("m.toml", &text).unwrap().deck,
+        DeckRef::Physical(54)
+    );
 }

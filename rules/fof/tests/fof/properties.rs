@@ -22,16 +22,29 @@ fn any_action() -> impl Strategy<Value = Action> {
     ];
     prop_oneof![
         Just(Action::Next),
-        Just(Action::Draw { purpose: "free draw".into() }),
+        Just(Action::Draw {
+            purpose: "free draw".into()
+        }),
         answer.prop_map(Action::Answer),
         hq.clone().prop_map(|h| Action::Activate { hq: h.into() }),
-        (hq, 0u8..12).prop_map(|(h, p)| Action::Spend { hq: h.into(), points: p }),
+        (hq, 0u8..12).prop_map(|(h, p)| Action::Spend {
+            hq: h.into(),
+            points: p
+        }),
         level.prop_map(|l| Action::SetActivity { level: l.into() }),
-        marker.clone().prop_map(|m| Action::CheckPc { marker: m.into() }),
-        marker.clone().prop_map(|m| Action::PlacePc { marker: m.into() }),
+        marker
+            .clone()
+            .prop_map(|m| Action::CheckPc { marker: m.into() }),
+        marker
+            .clone()
+            .prop_map(|m| Action::PlacePc { marker: m.into() }),
         marker.prop_map(|m| Action::RemovePc { marker: m.into() }),
-        (-12i8..12, exp).prop_map(|(modifier, experience)| Action::Fire { modifier, experience }),
-        unit.clone().prop_map(|u| Action::AddEnemy { unit: u.into() }),
+        (-12i8..12, exp).prop_map(|(modifier, experience)| Action::Fire {
+            modifier,
+            experience
+        }),
+        unit.clone()
+            .prop_map(|u| Action::AddEnemy { unit: u.into() }),
         unit.prop_map(|u| Action::RemoveEnemy { unit: u.into() }),
     ]
 }

@@ -3,7 +3,9 @@
 use crate::{act, mission_of_type, start};
 use fof::{Action, Deck, Event};
 
-const COMMAND: [&str; 7] = ["3.3.1 A", "3.3.1 B", "3.3.1 C", "3.3.2 A", "3.3.2 B", "3.3.2 C", "3.3.2 D"];
+const COMMAND: [&str; 7] = [
+    "3.3.1 A", "3.3.1 B", "3.3.1 C", "3.3.2 A", "3.3.2 B", "3.3.2 C", "3.3.2 D",
+];
 const TAIL: [&str; 6] = ["3.5", "3.6", "3.7.1 A", "3.7.2", "3.7.3", "3.7.4"];
 
 /// The published order, written out here independently of the data file.
@@ -53,7 +55,12 @@ fn walk(kind: &str, turns: u32) -> Vec<Vec<String>> {
 #[test]
 fn offensive_turns_follow_published_sequence() {
     for (i, steps) in walk("offensive", 3).iter().enumerate() {
-        assert_eq!(steps, &published("offensive", i as u32 + 1), "turn {}", i + 1);
+        assert_eq!(
+            steps,
+            &published("offensive", i as u32 + 1),
+            "turn {}",
+            i + 1
+        );
     }
 }
 
@@ -67,7 +74,12 @@ fn combat_patrol_turns_follow_published_sequence() {
 #[test]
 fn defensive_turns_follow_published_sequence() {
     for (i, steps) in walk("defensive", 3).iter().enumerate() {
-        assert_eq!(steps, &published("defensive", i as u32 + 1), "turn {}", i + 1);
+        assert_eq!(
+            steps,
+            &published("defensive", i as u32 + 1),
+            "turn {}",
+            i + 1
+        );
     }
 }
 
@@ -87,14 +99,26 @@ fn rule_3_1_first_turn_skips_higher_hq_events() {
 #[test]
 fn every_step_has_a_bilingual_prompt() {
     for step in &fof::Sequence::standard().unwrap().steps {
-        assert!(!step.prompt.zh.is_empty() && !step.prompt.en.is_empty(), "{}", step.id);
-        assert!(!step.title.zh.is_empty() && !step.title.en.is_empty(), "{}", step.id);
+        assert!(
+            !step.prompt.zh.is_empty() && !step.prompt.en.is_empty(),
+            "{}",
+            step.id
+        );
+        assert!(
+            !step.title.zh.is_empty() && !step.title.en.is_empty(),
+            "{}",
+            step.id
+        );
     }
 }
 
 #[test]
 fn sequence_file_errors_name_line_and_field() {
-    let bad = fof::sequence::SEQUENCE_TOML.replacen("kind = \"co_activation\"", "kind = \"co_activaton\"", 1);
+    let bad = fof::sequence::SEQUENCE_TOML.replacen(
+        "kind = \"co_activation\"",
+        "kind = \"co_activaton\"",
+        1,
+    );
     let err = fof::Sequence::parse("sequence.toml", &bad).unwrap_err();
     assert_eq!(err.field.as_deref(), Some("step[4].kind"), "{err}");
     assert!(err.line.is_some());
