@@ -1,1 +1,25 @@
-//! Placeholder until the vision issue fills it: frame sources, calibration, detection, identification.
+//! Vision: from a camera frame to a [`TableObservation`].
+//!
+//! Printed material ([`face`], [`mats`], [`sheets`]) is drawn by code from the catalogue, so the
+//! synthetic scenes ([`scene`]) and the reference set ([`identify`]) come from the very same pixels a
+//! player prints. The pipeline ([`pipeline::Scanner`]) is: calibration ([`calibrate`]), card quads
+//! ([`detect`]), identity and orientation ([`identify`]), cell assignment.
+
+pub mod calibrate;
+pub mod detect;
+pub mod error;
+pub mod eval;
+pub mod face;
+pub mod font;
+pub mod geometry;
+pub mod identify;
+pub mod mats;
+pub mod pipeline;
+pub mod scene;
+pub mod sheets;
+pub mod source;
+pub mod types;
+
+pub use error::VisionError;
+// pub use pipeline::{Scanner, ScannerOptions};
+pub use types::*;

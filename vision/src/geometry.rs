@@ -1,0 +1,136 @@
+//! Small plane geometry in f64: 3×3 homographies and their conversion to OpenCV matrices.
+
+use crate::VisionError;
+use opencv::core::{Mat, Point2f, Vector};
+use opencv::prelude::*;
+
+pub type H3 = [[f64; 3]; 3];
+
+pub const IDENTITY: H3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+pub fn apply(h: &H3, p: [f64; 2]) -> [f64; 2] {
+    let x = h[0][0] * p[0] + h[0][1] * p[1] + h[0][2];
+    let y = h[1][0] * p[0] + h[1][1] * p[1] + h[1][2];
+    let w = h[2][0] * p[0] + h[2][1] * p[1] + h[2][2];
+    [x / w, y / w]
+}
+
+pub fn mul(a: &H3, b: &H3) -> H3 {
+    let mut r = [[0.0; 3]; 3];
+    for (i, row) in r.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = (0..3).map(|k| a[i][k] * b[k][j]).sum();
+        }
+    }
+    r
+}
+
+pub fn invert(m: &H3) -> Option<H3> {
+    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let c = |a: usize, b: usize, c2: usize, d: usize| m[a][b] * m[c2][d] - m[a][d] * m[c2][b];
+    Some([
+        [
+            c(1, 1, 2, 2) / det,
+            -c(0, 1, 2, 2) / det,
+            c(0, 1, 1, 2) / det,
+        ],
+        [
+            -c(1, 0, 2, 2) / det,
+            c(0, 0, 2, 2) / det,
+            -c(0, 0, 1, 2) / det,
+        ],
+        [
+            c(1, 0, 2, 1) / det,
+            -c(0, 0, 2, 1) / det,
+            c(0, 0, 1, 1) / det,
+        ],
+    ])
+}
+
+pub fn scale_translate(s: f64, tx: f64, ty: f64) -> H3 {
+    [[s, 0.0, tx], [0.0, s, ty], [0.0, 0.0, 1.0]]
+}
+
+pub fn to_mat(h: &H3) -> Result<Mat, VisionError> {
+    Ok(Mat::from_slice_2d(h)?)
+}
+
+pub fn from_mat(m: &Mat) -> Result<Option<H3>, VisionError> {
+    if m.rows() != 3 || m.cols() != 3 {
+        return Ok(None);
+    }
+    let mut h = [[0.0; 3]; 3];
+    for (i, row) in h.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = *m.at_2d::<f64>(i as i32, j as i32)?;
+        }
+    }
+    Ok(Some(h))
+}
+
+pub fn points(p: &[[f64; 2]]) -> Vector<Point2f> {
+    p.iter()
+        .map(|q| Point2f::new(q[0] as f32, q[1] as f32))
+        .collect()
+}
+
+/// Homography from four (or more) point pairs; `None` when degenerate.
+pub fn homography(
+    src: &[[f64; 2]],
+    dst: &[[f64; 2]],
+    ransac: bool,
+) -> Result<Option<H3>, VisionError> {
+    if src.len() < 4 || src.len() != dst.len() {
+        return Ok(None);
+    }
+    let (s, d) = (points(src), points(dst));
+    let m = if src.len() == 4 {
+        opencv::imgproc::get_perspective_transform(&s, &d, opencv::core::DECOMP_LU)?
+    } else {
+        let mut mask = Mat::default();
+        let method = if ransac { opencv::calib3d::RANSAC } else { 0 };
+        opencv::calib3d::find_homography(&s, &d, &mut mask, method, 8.0)?
+    };
+    from_mat(&m)
+}
+
+pub fn centroid(p: &[[f64; 2]]) -> [f64; 2] {
+    let n = p.len().max(1) as f64;
+    [
+        p.iter().map(|q| q[0]).sum::<f64>() / n,
+        p.iter().map(|q| q[1]).sum::<f64>() / n,
+    ]
+}
+
+/// Area of a polygon (shoelace), positive when the points turn clockwise in image coordinates.
+pub fn signed_area(p: &[[f64; 2]]) -> f64 {
+    let n = p.len();
+    (0..n)
+        .map(|i| p[i][0] * p[(i + 1) % n][1] - p[(i + 1) % n][0] * p[i][1])
+        .sum::<f64>()
+        / 2.0
+}
+
+pub fn point_in_convex(p: [f64; 2], poly: &[[f64; 2]]) -> bool {
+    let n = poly.len();
+    let mut sign = 0.0;
+    for i in 0..n {
+        let a = poly[i];
+        let b = poly[(i + 1) % n];
+        let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        if cross.abs() < 1e-9 {
+            continue;
+        }
+        if sign == 0.0 {
+            sign = cross.signum();
+        } else if cross.signum() != sign {
+            return false;
+        }
+    }
+    true
+}

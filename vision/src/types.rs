@@ -1,0 +1,137 @@
+//! What the pipeline reports for one frame; the tracker (a later issue) consumes these.
+
+use serde::{Deserialize, Serialize};
+
+/// How a card lies relative to the viewer (the camera sits on the Allied side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orientation {
+    /// The card's top points away from the viewer (Allied cards).
+    Upright,
+    /// The card's top points toward the viewer (Axis cards).
+    Inverted,
+    /// Turned 90°: the card's top points to the viewer's left.
+    TappedLeft,
+    /// Turned 90°: the card's top points to the viewer's right.
+    TappedRight,
+}
+
+impl Orientation {
+    /// From the direction of the card's top edge in table coordinates (x right, y away from viewer).
+    pub fn from_up_vector(dx: f64, dy: f64) -> Orientation {
+        if dy.abs() >= dx.abs() {
+            if dy > 0.0 {
+                Orientation::Upright
+            } else {
+                Orientation::Inverted
+            }
+        } else if dx > 0.0 {
+            Orientation::TappedRight
+        } else {
+            Orientation::TappedLeft
+        }
+    }
+
+    /// Quarter turns clockwise (seen from above) from upright.
+    pub fn quarter_turns(self) -> u8 {
+        match self {
+            Orientation::Upright => 0,
+            Orientation::TappedRight => 1,
+            Orientation::Inverted => 2,
+            Orientation::TappedLeft => 3,
+        }
+    }
+
+    pub fn from_quarter_turns(turns: u8) -> Orientation {
+        match turns % 4 {
+            0 => Orientation::Upright,
+            1 => Orientation::TappedRight,
+            2 => Orientation::Inverted,
+            _ => Orientation::TappedLeft,
+        }
+    }
+}
+
+/// A place on the game's grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "game")]
+pub enum Cell {
+    /// Blitz (col, row): col from the viewer's left; row 0..6 from the viewer's side, row 3 the front.
+    Blitz { col: u8, row: u8 },
+    /// Duel: 陣地 `slot` 1–5 on the `near` or `far` side.
+    Duel { side: DuelSide, slot: u8 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuelSide {
+    Near,
+    Far,
+}
+
+/// How image pixels were tied to the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "method")]
+pub enum Calibration {
+    /// ArUco mat found: `homography` maps image pixels to table millimetres.
+    Mat {
+        mat: String,
+        markers: usize,
+        homography: [[f64; 3]; 3],
+    },
+    /// No mat: the grid fitted from `front_cards` visible front-line cards.
+    FrontLine {
+        front_cards: usize,
+        homography: [[f64; 3]; 3],
+    },
+    /// Nothing to fit the grid to: cells are not reported.
+    None { reason: String },
+}
+
+impl Calibration {
+    pub fn homography(&self) -> Option<&[[f64; 3]; 3]> {
+        match self {
+            Calibration::Mat { homography, .. } | Calibration::FrontLine { homography, .. } => {
+                Some(homography)
+            }
+            Calibration::None { .. } => None,
+        }
+    }
+}
+
+/// One card seen on the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ObservedCard {
+    /// Catalogue id, or `None` when the match was not clear enough to name it (abstain).
+    pub card: Option<String>,
+    /// Card corners in image pixels: the card's top-left, top-right, bottom-right, bottom-left.
+    pub corners: [[f32; 2]; 4],
+    pub center: [f32; 2],
+    pub orientation: Orientation,
+    pub cell: Option<Cell>,
+    /// Part of the card is hidden (by a hand, a sleeve or another card).
+    pub covered: bool,
+    /// 0..1: how clearly the winner beat the runner-up.
+    pub confidence: f32,
+}
+
+/// Milliseconds spent in each stage for one frame.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    pub calibrate_ms: f64,
+    pub detect_ms: f64,
+    pub identify_ms: f64,
+    pub assign_ms: f64,
+    pub total_ms: f64,
+}
+
+/// Everything the pipeline says about one frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableObservation {
+    pub frame_index: u64,
+    pub calibration: Calibration,
+    pub cards: Vec<ObservedCard>,
+    /// A hand, a sleeve or motion blur probably hides part of the table: do not act on this frame alone.
+    pub hand_or_motion_suspected: bool,
+    pub timings: Timings,
+}
