@@ -423,6 +423,39 @@ struct Output {
     json: bool,
 }
 
+/// The legal actions in a line: families (fire, enemy and marker bookkeeping) shown once as patterns.
+fn summarise(legal: &[String]) -> String {
+    let mut shown: Vec<String> = Vec::new();
+    let mut patterns: Vec<&str> = Vec::new();
+    for a in legal {
+        let pattern = if a.starts_with("fire ") {
+            Some("fire MOD green|line|veteran")
+        } else if a.starts_with("enemy ") {
+            Some("enemy add|remove UNIT")
+        } else if a.starts_with("pc-") {
+            Some("pc-place|pc-remove MARKER")
+        } else if a.starts_with("draw ") {
+            Some("draw [--purpose TEXT]")
+        } else {
+            None
+        };
+        match pattern {
+            Some(p) if !patterns.contains(&p) => patterns.push(p),
+            Some(_) => {}
+            None if shown.len() < 10 => shown.push(a.clone()),
+            None => {}
+        }
+    }
+    let hidden = legal.len() > shown.len() + patterns.len();
+    shown.extend(patterns.iter().map(|p| p.to_string()));
+    let more = if hidden {
+        " (all: arbiter fof actions)"
+    } else {
+        ""
+    };
+    format!("{}{more}", shown.join(" | "))
+}
+
 impl Output {
     fn report(&self, s: &State, events: &[Event], note: Option<&str>) {
         let prompt = FieldsOfFire::prompt(s);
@@ -450,30 +483,22 @@ impl Output {
                 println!("    {}", event.zh);
             }
         }
-        println!("{}", prompt.text.zh);
-        println!("{}", prompt.text.en);
-        let shown: Vec<&String> = legal
-            .iter()
-            .filter(|a| {
-                !a.starts_with("fire ") && !a.starts_with("enemy ") && !a.starts_with("pc-")
-            })
-            .take(12)
-            .collect();
-        if !shown.is_empty() {
-            let more = if legal.len() > shown.len() {
-                " … (arbiter fof actions)"
-            } else {
-                ""
-            };
-            println!(
-                "  now: {}{more}",
-                shown
-                    .iter()
-                    .map(|a| a.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            );
+        // The full prompt when a step or a card question is new; otherwise one line on where we are.
+        let fresh = note.is_some()
+            || events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::StepEntered { .. } | Event::Awaiting { .. } | Event::GameOver { .. }
+                )
+            });
+        if fresh || s.game_over {
+            println!("{}", prompt.text.zh);
+            println!("{}", prompt.text.en);
+        } else {
+            let step = s.current_step();
+            println!("▶ turn {} {} {}", s.turn, step.id, step.title.en);
         }
+        println!("  now: {}", summarise(&legal));
     }
 
     fn status(&self, s: &State, journal: &Path) {
