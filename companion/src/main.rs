@@ -3,7 +3,10 @@
 mod blitz_cli;
 mod duel_cli;
 mod fof_cli;
+mod live;
+mod live_cli;
 mod message_cli;
+mod panel;
 mod vision_cli;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +33,10 @@ enum Command {
     Message(message_cli::Args),
     /// 陣面對決 (Duel): rules engine with stack and priority.
     Duel(duel_cli::Args),
+    /// Play the scripted Blitz demo through camera tracking, the adapter and the engine.
+    Demo(live_cli::DemoArgs),
+    /// Play Blitz live at the table with the panel (or continue a game with --resume).
+    Play(live_cli::PlayArgs),
     /// Vision: print cards and mats, scan images, enroll cards, evaluate.
     #[command(flatten)]
     Vision(vision_cli::Command),
@@ -53,6 +60,8 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Message(args)) => message_cli::run(args),
         Some(Command::Duel(args)) => duel_cli::run(args),
         Some(Command::Vision(cmd)) => vision_cli::run(cmd),
+        Some(Command::Demo(args)) => live_cli::demo(args),
+        Some(Command::Play(args)) => live_cli::play(args),
         None => {
             // The live panel arrives with the live-play issue; until then say what there is.
             use clap::CommandFactory;

@@ -1,0 +1,10 @@
+//! Live play: the tracker (camera sightings → table events), the game journal, and each game's session.
+
+pub mod blitz;
+pub mod demo;
+pub mod journal;
+pub mod runner;
+pub mod tracker;
+
+#[cfg(test)]
+mod blitz_tests;

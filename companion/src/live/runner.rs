@@ -1,0 +1,116 @@
+//! The live loop without any window: frames → tracker → adapter → engine. The panel and the headless
+//! demo both drive it.
+
+use super::blitz::{Session, Source};
+use super::tracker::Tracker;
+use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
+use blitz::Action;
+use std::time::{Duration, Instant};
+
+pub struct Runner {
+    pub session: Session,
+    pub tracker: Tracker,
+    /// Set while the camera is gone; the game is kept.
+    pub camera_lost: Option<String>,
+    pub image: Option<([usize; 2], Vec<u8>)>,
+    pub overlays: Vec<Overlay>,
+    pub frames: u64,
+    /// Frames and wall time from a change first seen to its ruling (for the latency report).
+    pub latencies: Vec<(u32, Duration)>,
+    pending_since: Option<(u64, Instant)>,
+    pub ended: bool,
+    /// Quiet frames after the last tap before a joint attack is closed (a second attacker may still
+    /// be turned); a button press closes it at once.
+    pub attack_settle_frames: u32,
+}
+
+impl Runner {
+    pub fn new(session: Session, tracker: Tracker) -> Runner {
+        Runner {
+            session,
+            tracker,
+            camera_lost: None,
+            image: None,
+            overlays: Vec::new(),
+            frames: 0,
+            latencies: Vec::new(),
+            pending_since: None,
+            ended: false,
+            attack_settle_frames: 45,
+        }
+    }
+
+    /// Takes what the feed has; returns true when a frame was processed.
+    pub fn poll(&mut self, feed: &mut dyn Feed) -> bool {
+        match feed.poll() {
+            FeedStatus::Frame(frame) => {
+                self.camera_lost = None;
+                self.process(*frame);
+                true
+            }
+            FeedStatus::Waiting => false,
+            FeedStatus::Lost(why) => {
+                self.camera_lost = Some(why);
+                false
+            }
+            FeedStatus::Ended => {
+                self.ended = true;
+                false
+            }
+        }
+    }
+
+    pub fn process(&mut self, frame: FeedFrame) {
+        self.frames += 1;
+        let committed_before = self.session.rulings.len();
+        let differs = frame.sightings.sightings.iter().any(|s| {
+            let Some(id) = s.card.as_deref() else {
+                return false;
+            };
+            let known = self.tracker.committed().get(id);
+            known.is_none_or(|k| Some(k.cell) != s.cell || k.tapped != s.tapped)
+        }) || frame.sightings.sightings.len() < self.tracker.committed().len();
+        if differs && self.pending_since.is_none() {
+            self.pending_since = Some((self.frames, Instant::now()));
+        }
+        for event in self.tracker.update(&frame.sightings) {
+            self.session.on_table_event(&event);
+        }
+        if self.tracker.quiet_frames >= self.attack_settle_frames {
+            self.session.on_quiet();
+        }
+        if self.session.rulings.len() > committed_before {
+            if let Some((first, at)) = self.pending_since.take() {
+                self.latencies
+                    .push(((self.frames - first + 1) as u32, at.elapsed()));
+            }
+        } else if !differs {
+            self.pending_since = None;
+        }
+        for press in &frame.presses {
+            self.press(press);
+        }
+        if frame.image.is_some() {
+            self.image = frame.image;
+        }
+        self.overlays = frame.overlays;
+    }
+
+    /// A button pressed on the panel, in the action notation, by whoever is to act.
+    pub fn press(&mut self, notation: &str) -> bool {
+        self.session.on_quiet();
+        let Some(seat) = self.session.state.actor() else {
+            return false;
+        };
+        match Action::parse(&self.session.state, notation) {
+            Ok(action) => self.session.submit(seat, action, Source::Panel),
+            Err(e) => {
+                self.session.questions.push(super::blitz::Question {
+                    text: e.to_string(),
+                    options: vec![("OK".into(), None)],
+                });
+                false
+            }
+        }
+    }
+}

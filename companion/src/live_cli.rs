@@ -1,0 +1,224 @@
+//! `arbiter demo` and `arbiter play`: live Blitz through tracker → adapter → engine, in the window or
+//! headless.
+
+use crate::live::blitz::{Header, Session};
+use crate::live::demo::{beats, DemoFeed, GroundTruth, Recognizer};
+use crate::live::runner::Runner;
+use crate::live::tracker::{Tracker, TrackerConfig};
+use crate::panel::feed::Feed;
+use anyhow::Context;
+use blitz::catalogue::Catalogue;
+use blitz::scenario::Scenario;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub const DEMO_ORIGIN: &str = "models/scenarios/blitz/demo-2p.toml";
+pub const DEMO_TOML: &str = include_str!("../../models/scenarios/blitz/demo-2p.toml");
+
+#[derive(clap::Args)]
+pub struct DemoArgs {
+    /// Print each recognised action and ruling instead of opening the window (also without a display).
+    #[arg(long)]
+    pub headless: bool,
+    /// Keep the game's journal here (resume it with `arbiter play --resume FILE`).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Stop after this many frames (to test a crash mid-game).
+    #[arg(long)]
+    pub max_frames: Option<u64>,
+    /// Print a JSON summary at the end.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// The game (only blitz has a live panel so far).
+    #[arg(long, default_value = "blitz")]
+    pub game: String,
+    /// Continue the game in this journal.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Start a new game with this journal file.
+    #[arg(long, default_value = "arbiter-game.jsonl")]
+    pub journal: PathBuf,
+    /// Factions by seat, e.g. us,ss or us,ss,uk,wh.
+    #[arg(long, default_value = "us,ss", value_delimiter = ',')]
+    pub players: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Finish the replay without a window and print the rulings.
+    #[arg(long)]
+    pub headless: bool,
+}
+
+fn display_present() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+/// The demo scenario, the shadow engine's beats and the actions a perfect recognition would find.
+pub fn demo_feed(
+    recognizer: Box<dyn Recognizer>,
+) -> anyhow::Result<(DemoFeed, Vec<String>, Scenario)> {
+    let scenario = Scenario::from_toml(DEMO_ORIGIN, DEMO_TOML)?;
+    let lines = scenario.lines(DEMO_ORIGIN, DEMO_TOML)?;
+    let (beats, accepted) = beats(&scenario, &lines, Arc::new(Catalogue::demo()))?;
+    Ok((DemoFeed::new(beats, recognizer), accepted, scenario))
+}
+
+pub fn demo_session(
+    scenario: &Scenario,
+    journal: Option<&std::path::Path>,
+) -> anyhow::Result<Session> {
+    let header = Header {
+        game: "blitz".into(),
+        players: scenario.players.clone(),
+        seed: scenario.seed,
+        profile: scenario.profile.clone().unwrap_or_default(),
+        stacked_decks: Vec::new(),
+        hidden_hands: true,
+    };
+    Session::new(header, Arc::new(Catalogue::demo()), journal)
+}
+
+pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
+    let (mut feed, script, scenario) = demo_feed(Box::new(GroundTruth))?;
+    let session = demo_session(&scenario, args.journal.as_deref())?;
+    let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
+    if !args.headless && display_present() {
+        let mut app = crate::panel::BlitzApp::new(runner, Some(Box::new(feed)));
+        app.frames_per_ui_frame = 1;
+        crate::panel::run(app, "Arbiter · 死亡前线-闪电战 demo")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let started = Instant::now();
+    let mut printed = 0;
+    while !runner.ended {
+        if args.max_frames.is_some_and(|m| runner.frames >= m) {
+            break;
+        }
+        runner.poll(&mut feed);
+        for r in &runner.session.rulings[printed..] {
+            let verdict = if r.accepted {
+                "ok".to_string()
+            } else {
+                format!("ILLEGAL ({})", r.rule.as_deref().unwrap_or("?"))
+            };
+            if !args.json {
+                println!(
+                    "frame {:>4} · r{} {}: {} → {verdict}: {}",
+                    runner.frames, r.round, r.who, r.action, r.text
+                );
+            }
+        }
+        printed = runner.session.rulings.len();
+    }
+    let elapsed = started.elapsed();
+    let recognised: Vec<String> = runner
+        .session
+        .rulings
+        .iter()
+        .filter(|r| r.accepted && !r.action.is_empty())
+        .map(|r| r.action.clone())
+        .collect();
+    let mut latency_frames: Vec<u32> = runner.latencies.iter().map(|l| l.0).collect();
+    latency_frames.sort_unstable();
+    let mut latency_us: Vec<u128> = runner.latencies.iter().map(|l| l.1.as_micros()).collect();
+    latency_us.sort_unstable();
+    let median = |v: &[u128]| v.get(v.len() / 2).copied().unwrap_or(0);
+    let fps = runner.frames as f64 / elapsed.as_secs_f64().max(1e-9);
+    let prompt = blitz::prompt(&runner.session.state);
+    let summary = serde_json::json!({
+        "frames": runner.frames,
+        "recognised_actions": recognised.len(),
+        "script_actions": script.len(),
+        "matches_script": recognised == script,
+        "outcome": runner.session.state.outcome,
+        "latency_frames_median": latency_frames.get(latency_frames.len() / 2),
+        "latency_ms_median": median(&latency_us) as f64 / 1000.0,
+        "loop_fps": fps,
+        "prompt": prompt.text.en,
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        println!("\n{}", prompt.text);
+        println!(
+            "{} frames, {} actions recognised ({} in the script, {}), placement→ruling latency median {} frames / {:.2} ms, loop {:.0} frames/s",
+            runner.frames,
+            recognised.len(),
+            script.len(),
+            if recognised == script { "identical" } else { "DIFFERENT" },
+            summary["latency_frames_median"],
+            median(&latency_us) as f64 / 1000.0,
+            fps
+        );
+    }
+    let complete = runner.ended && recognised == script;
+    Ok(if complete || args.max_frames.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        args.game == "blitz",
+        "only blitz has a live panel so far (got {:?})",
+        args.game
+    );
+    let catalogue = Arc::new(Catalogue::demo());
+    let session = match &args.resume {
+        Some(path) => {
+            let (session, warning) = Session::resume(path, catalogue)?;
+            if let Some(w) = warning {
+                eprintln!("arbiter: warning: {w}");
+            }
+            session
+        }
+        None => {
+            let players = args
+                .players
+                .iter()
+                .map(|p| {
+                    blitz::scenario::parse_faction(p)
+                        .with_context(|| format!("unknown faction {p:?} (us, uk, ss, wh)"))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let header = Header {
+                game: "blitz".into(),
+                players,
+                seed: args.seed,
+                profile: blitz::Profile::default(),
+                stacked_decks: Vec::new(),
+                hidden_hands: true,
+            };
+            Session::new(header, catalogue, Some(&args.journal))?
+        }
+    };
+    let runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
+    if args.headless || !display_present() {
+        for r in &runner.session.rulings {
+            let verdict = if r.accepted {
+                "ok".into()
+            } else {
+                format!("ILLEGAL ({})", r.rule.as_deref().unwrap_or("?"))
+            };
+            println!(
+                "r{} {}: {} → {verdict}: {}",
+                r.round, r.who, r.action, r.text
+            );
+        }
+        println!("{}", blitz::prompt(&runner.session.state).text);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let feed: Option<Box<dyn Feed>> = None;
+    crate::panel::run(
+        crate::panel::BlitzApp::new(runner, feed),
+        "Arbiter · 死亡前线-闪电战",
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,282 @@
+//! The Blitz window: one struct per area, each returning commands applied once per frame.
+
+use super::board::BoardPanel;
+use super::feed::Feed;
+use crate::live::runner::Runner;
+use blitz::profile::{AnnihilationScope, CombineAttacks};
+use blitz::{Action, PlayerId, Profile};
+use egui::{Color32, RichText};
+
+/// What the players asked for this frame.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Submit(PlayerId, Action),
+    Answer {
+        question: usize,
+        option: usize,
+    },
+    Undo,
+    /// Type an action to correct what the camera saw ("move us-u01 B4").
+    Correct(String),
+    SetProfile(Profile),
+}
+
+pub struct BlitzApp {
+    pub runner: Runner,
+    feed: Option<Box<dyn Feed>>,
+    correction: String,
+    settings_open: bool,
+    profile_draft: Profile,
+    texture: Option<egui::TextureHandle>,
+    /// Frames taken from the feed per UI frame (replays run faster than a camera).
+    pub frames_per_ui_frame: usize,
+}
+
+impl BlitzApp {
+    pub fn new(runner: Runner, feed: Option<Box<dyn Feed>>) -> BlitzApp {
+        let profile_draft = runner.session.state.profile.clone();
+        BlitzApp {
+            runner,
+            feed,
+            correction: String::new(),
+            settings_open: false,
+            profile_draft,
+            texture: None,
+            frames_per_ui_frame: 1,
+        }
+    }
+
+    pub fn apply(&mut self, command: Command) {
+        let session = &mut self.runner.session;
+        match command {
+            Command::Submit(seat, action) => {
+                session.submit(seat, action, crate::live::blitz::Source::Panel);
+            }
+            Command::Answer { question, option } => session.answer(question, option),
+            Command::Undo => {
+                session.undo();
+            }
+            Command::Correct(text) => {
+                self.runner.press(&text);
+            }
+            Command::SetProfile(profile) => {
+                if let Err(e) = session.change_profile(profile) {
+                    session.questions.push(crate::live::blitz::Question {
+                        text: format!("{e:#}"),
+                        options: vec![("OK".into(), None)],
+                    });
+                }
+            }
+        }
+    }
+
+    /// Draws everything and applies the commands (separate from eframe so tests can drive it).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        if let Some(feed) = self.feed.as_mut() {
+            for _ in 0..self.frames_per_ui_frame {
+                if !self.runner.poll(feed.as_mut()) {
+                    break;
+                }
+            }
+            ui.ctx().request_repaint();
+        }
+        let mut commands = Vec::new();
+        egui::Panel::top("prompt").show(ui, |ui| commands.extend(self.prompt_ui(ui)));
+        egui::Panel::bottom("rulings")
+            .resizable(true)
+            .default_size(190.0)
+            .show(ui, |ui| self.rulings_ui(ui));
+        egui::Panel::right("actions")
+            .default_size(360.0)
+            .show(ui, |ui| commands.extend(self.actions_ui(ui)));
+        egui::Panel::left("board")
+            .default_size(430.0)
+            .show(ui, |ui| {
+                ui.heading("棋盘 Board (engine)");
+                BoardPanel.ui(ui, &self.runner.session.state, &[]);
+            });
+        egui::CentralPanel::default_margins().show(ui, |ui| self.camera_ui(ui));
+        for c in commands {
+            self.apply(c);
+        }
+    }
+
+    fn prompt_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let prompt = blitz::prompt(&self.runner.session.state);
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(&prompt.text.zh).size(18.0).strong());
+            if ui.button("↶ 撤销 Undo").clicked() {
+                out.push(Command::Undo);
+            }
+            if ui.button("⚙ 规则 Rules").clicked() {
+                self.settings_open = !self.settings_open;
+            }
+        });
+        ui.label(RichText::new(&prompt.text.en).size(14.0));
+        if let Some(why) = &self.runner.camera_lost {
+            ui.colored_label(Color32::from_rgb(230, 150, 40), format!("📷 摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));
+        }
+        out
+    }
+
+    fn actions_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        let session = &self.runner.session;
+        ui.heading("问题 Questions");
+        for (qi, q) in session.questions.iter().enumerate() {
+            ui.group(|ui| {
+                ui.colored_label(Color32::from_rgb(240, 200, 80), &q.text);
+                ui.horizontal_wrapped(|ui| {
+                    for (oi, (label, _)) in q.options.iter().enumerate() {
+                        if ui.button(label).clicked() {
+                            out.push(Command::Answer {
+                                question: qi,
+                                option: oi,
+                            });
+                        }
+                    }
+                });
+            });
+        }
+        ui.separator();
+        ui.heading("操作 Actions");
+        if let Some(seat) = session.state.actor() {
+            ui.horizontal_wrapped(|ui| {
+                for action in session.panel_actions() {
+                    if ui.button(action.notation(&session.state)).clicked() {
+                        out.push(Command::Submit(seat, action));
+                    }
+                }
+            });
+        }
+        ui.separator();
+        ui.label("更正 Correct (action notation, e.g. move us-u01 B4)");
+        ui.horizontal(|ui| {
+            ui.text_edit_singleline(&mut self.correction);
+            if ui.button("确认 Confirm").clicked() && !self.correction.trim().is_empty() {
+                out.push(Command::Correct(std::mem::take(&mut self.correction)));
+            }
+        });
+        if self.settings_open {
+            ui.separator();
+            out.extend(self.settings_ui(ui));
+        }
+        out
+    }
+
+    fn settings_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let p = &mut self.profile_draft;
+        ui.heading("规则选项 Rules profile");
+        ui.horizontal(|ui| {
+            ui.label("blitz.combine_attacks");
+            ui.radio_value(&mut p.combine_attacks, CombineAttacks::Sum, "sum");
+            ui.radio_value(&mut p.combine_attacks, CombineAttacks::Highest, "highest");
+        });
+        ui.checkbox(&mut p.deploy_then_move, "blitz.deploy_then_move");
+        ui.horizontal(|ui| {
+            ui.label("blitz.annihilation_scope");
+            ui.radio_value(&mut p.annihilation_scope, AnnihilationScope::Board, "board");
+            ui.radio_value(&mut p.annihilation_scope, AnnihilationScope::All, "all");
+        });
+        ui.checkbox(
+            &mut p.rotate_order_two_players,
+            "blitz.rotate_order_two_players",
+        );
+        ui.checkbox(&mut p.facilities_own_side, "blitz.facilities_own_side");
+        ui.add(egui::Slider::new(&mut p.engineer_reach, 0..=2).text("blitz.engineer_reach"));
+        ui.add(egui::Slider::new(&mut p.resource_exposure, 0..=2).text("blitz.resource_exposure"));
+        if ui.button("应用 Apply").clicked() {
+            return vec![Command::SetProfile(p.clone())];
+        }
+        Vec::new()
+    }
+
+    fn rulings_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading("裁定 Rulings");
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for r in &self.runner.session.rulings {
+                    let (colour, mark) = if r.accepted {
+                        (Color32::from_gray(210), "✔")
+                    } else {
+                        (Color32::from_rgb(255, 110, 90), "✘")
+                    };
+                    let rule = r
+                        .rule
+                        .as_deref()
+                        .map(|x| format!(" [{x}]"))
+                        .unwrap_or_default();
+                    ui.colored_label(
+                        colour,
+                        format!(
+                            "{mark} r{} {} {}{rule}: {}",
+                            r.round, r.who, r.action, r.text
+                        ),
+                    );
+                }
+            });
+    }
+
+    fn camera_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading(match &self.feed {
+            Some(f) => format!("摄像头 Camera · {}", f.describe()),
+            None => "摄像头 Camera · none".into(),
+        });
+        let Some((size, rgb)) = &self.runner.image else {
+            ui.label("没有画面 / no frames yet");
+            return;
+        };
+        let image = egui::ColorImage::from_rgb(*size, rgb);
+        match self.texture.as_mut() {
+            Some(t) => t.set(image, egui::TextureOptions::LINEAR),
+            None => {
+                self.texture = Some(ui.ctx().load_texture(
+                    "camera",
+                    image,
+                    egui::TextureOptions::LINEAR,
+                ))
+            }
+        }
+        let Some(texture) = &self.texture else { return };
+        let avail = ui.available_size();
+        let scale = (avail.x / size[0] as f32).min(avail.y / size[1] as f32);
+        let response = ui.image((
+            texture.id(),
+            egui::vec2(size[0] as f32 * scale, size[1] as f32 * scale),
+        ));
+        let origin = response.rect.min;
+        let painter = ui.painter();
+        for o in &self.runner.overlays {
+            let pts: Vec<egui::Pos2> = o
+                .corners
+                .iter()
+                .map(|c| origin + egui::vec2(c[0] * scale, c[1] * scale))
+                .collect();
+            let colour = if o.uncertain {
+                Color32::from_rgb(255, 170, 0)
+            } else {
+                Color32::from_rgb(80, 230, 120)
+            };
+            painter.add(egui::Shape::closed_line(
+                pts.clone(),
+                egui::Stroke::new(2.0, colour),
+            ));
+            painter.text(
+                pts[0],
+                egui::Align2::LEFT_BOTTOM,
+                &o.label,
+                egui::FontId::proportional(13.0),
+                colour,
+            );
+        }
+    }
+}
+
+impl eframe::App for BlitzApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}

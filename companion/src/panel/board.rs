@@ -1,0 +1,127 @@
+//! The board diagram: the engine's view of the 7×4 / 7×5 grid, drawn from the state alone.
+
+use blitz::board::{FRONT_ROW, ROWS};
+use blitz::catalogue::{CardKind, Side};
+use blitz::{Cell, State};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
+
+pub struct BoardPanel;
+
+fn side_colour(side: Option<Side>) -> Color32 {
+    match side {
+        Some(Side::Allied) => Color32::from_rgb(60, 110, 190),
+        Some(Side::Axis) => Color32::from_rgb(170, 60, 50),
+        None => Color32::from_gray(120),
+    }
+}
+
+impl BoardPanel {
+    /// Draws the grid, row 1 (the viewer's side) at the bottom. `highlight` marks cells (e.g. a
+    /// question's cell).
+    pub fn ui(&self, ui: &mut egui::Ui, state: &State, highlight: &[Cell]) {
+        let width = state.geometry.width;
+        let avail = ui.available_size();
+        let cell = (avail.x / (width as f32 + 0.6))
+            .min(avail.y / (ROWS as f32 + 0.6))
+            .clamp(28.0, 110.0);
+        let (rect, _) = ui.allocate_exact_size(
+            Vec2::new(cell * (width as f32 + 0.6), cell * (ROWS as f32 + 0.6)),
+            Sense::hover(),
+        );
+        let painter = ui.painter_at(rect);
+        let origin = rect.min + Vec2::new(cell * 0.6, 0.0);
+        let cell_rect = |c: Cell| {
+            let top = (ROWS - 1 - c.row) as f32 * cell;
+            Rect::from_min_size(
+                origin + Vec2::new(c.col as f32 * cell, top),
+                Vec2::splat(cell),
+            )
+            .shrink(2.0)
+        };
+        let small = FontId::proportional((cell * 0.16).max(9.0));
+        for c in state.geometry.cells() {
+            let r = cell_rect(c);
+            let fill = match c.row {
+                FRONT_ROW => Color32::from_gray(70),
+                r if r < FRONT_ROW => Color32::from_rgb(30, 40, 60),
+                _ => Color32::from_rgb(60, 32, 30),
+            };
+            painter.rect_filled(r, 4.0, fill);
+            if highlight.contains(&c) {
+                painter.rect_stroke(
+                    r,
+                    4.0,
+                    Stroke::new(3.0, Color32::YELLOW),
+                    StrokeKind::Inside,
+                );
+            }
+            painter.text(
+                r.left_top() + Vec2::splat(3.0),
+                Align2::LEFT_TOP,
+                c.to_string(),
+                small.clone(),
+                Color32::from_gray(150),
+            );
+            let stack = state.stack(c);
+            if let Some(under) = stack.under {
+                let def = state.def(under);
+                let label = match def.kind {
+                    CardKind::Frontline => "前线".to_string(),
+                    _ => format!("▣ {}", def.name_zh),
+                };
+                painter.text(
+                    r.center_bottom() - Vec2::new(0.0, 3.0),
+                    Align2::CENTER_BOTTOM,
+                    label,
+                    small.clone(),
+                    side_colour(state.card_side(under)).gamma_multiply(1.6),
+                );
+            }
+            if let Some(card) = stack.occupant {
+                let def = state.def(card);
+                let placed = state.placed(card);
+                let tapped = placed.is_some_and(|p| p.tapped);
+                let body = if tapped {
+                    r.shrink2(Vec2::new(2.0, cell * 0.22))
+                } else {
+                    r.shrink2(Vec2::new(cell * 0.2, 6.0))
+                };
+                painter.rect_filled(body, 3.0, side_colour(state.card_side(card)));
+                let numbers = match def.kind {
+                    CardKind::Unit {
+                        attack,
+                        defence,
+                        supply,
+                        ..
+                    } => format!("{attack}/{defence} ⛽{supply}"),
+                    CardKind::Resource { level, .. } => format!("补给 L{level}"),
+                    _ => String::new(),
+                };
+                painter.text(
+                    body.center() - Vec2::new(0.0, cell * 0.08),
+                    Align2::CENTER_CENTER,
+                    &def.name_zh,
+                    small.clone(),
+                    Color32::WHITE,
+                );
+                painter.text(
+                    body.center() + Vec2::new(0.0, cell * 0.12),
+                    Align2::CENTER_CENTER,
+                    numbers,
+                    small.clone(),
+                    Color32::from_gray(230),
+                );
+            }
+        }
+        for row in 0..ROWS {
+            let y = origin.y + (ROWS - 1 - row) as f32 * cell + cell * 0.5;
+            painter.text(
+                Pos2::new(rect.min.x + cell * 0.3, y),
+                Align2::CENTER_CENTER,
+                format!("{}", row + 1),
+                small.clone(),
+                Color32::GRAY,
+            );
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The egui panel: camera view with overlays, the engine's board, the prompt, questions and rulings.
+//!
+//! Shape (egui_demo_app's wrap_app): the saved settings are apart from the runtime handles; each panel is
+//! a struct with `fn ui` returning `Command`s, which the app applies once per frame.
+
+mod app;
+mod board;
+pub mod feed;
+
+pub use app::BlitzApp;
+
+use std::sync::Arc;
+
+/// Loads a CJK font into egui so card names and rulings in Chinese are readable.
+pub fn install_cjk_font(ctx: &egui::Context) -> Option<String> {
+    const CANDIDATES: [(&str, u32); 3] = [
+        ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2),
+        ("/usr/share/fonts/opentype/noto/NotoSansCJK-Medium.ttc", 2),
+        ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
+    ];
+    let (path, index, bytes) = CANDIDATES
+        .iter()
+        .find_map(|(p, i)| std::fs::read(p).ok().map(|b| (*p, *i, b)))?;
+    let mut fonts = egui::FontDefinitions::default();
+    let mut data = egui::FontData::from_owned(bytes);
+    data.index = index;
+    fonts.font_data.insert("cjk".into(), Arc::new(data));
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.entry(family).or_default().push("cjk".into());
+    }
+    ctx.set_fonts(fonts);
+    Some(path.to_string())
+}
+
+/// Opens the window. Returns when it is closed.
+pub fn run(app: BlitzApp, title: &str) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1400.0, 860.0])
+            .with_title(title),
+        ..Default::default()
+    };
+    eframe::run_native(
+        title,
+        options,
+        Box::new(|cc| {
+            install_cjk_font(&cc.egui_ctx);
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+}
