@@ -10,7 +10,7 @@ use crate::state::{CardField, CommandKind, DrawRecord, Event, Job, JobKind, Side
 use rules_core::{RuleRef, Text, Violation};
 
 /// What a job must learn from its card before it can be resolved.
-fn field_needed(s: &State, kind: &JobKind) -> Option<CardField> {
+fn field_needed(kind: &JobKind) -> Option<CardField> {
     match kind {
         JobKind::HqCheck(_) => Some(CardField::HqTrigger),
         JobKind::HqEvent(_) => Some(CardField::R),
@@ -30,10 +30,8 @@ fn field_needed(s: &State, kind: &JobKind) -> Option<CardField> {
         JobKind::Hit { experience } => Some(CardField::Hit {
             experience: *experience,
         }),
-        JobKind::EnemyCheck { .. } | JobKind::Plain { .. } => {
-            let _ = s;
-            None
-        }
+        // The player reads these cards against the tables on the table; Arbiter only draws them.
+        JobKind::EnemyCheck { .. } | JobKind::Plain { .. } => None,
     }
 }
 
@@ -170,7 +168,7 @@ pub fn run(s: &mut State, events: &mut Vec<Event>) -> Result<(), Violation> {
                 c
             }
         };
-        let value = match field_needed(s, &job.kind) {
+        let value = match field_needed(&job.kind) {
             None => None,
             Some(field) => match s.deck.card(card) {
                 Some(known) => Some(read(s, known, &field)),

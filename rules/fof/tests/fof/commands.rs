@@ -191,3 +191,35 @@ fn digital_deck_command_points_match_the_drawn_card() {
         "{ev:?}"
     );
 }
+
+#[test]
+fn profile_limited_visibility_caps_saving_at_4() {
+    // Turn 1 of the demo mission is dawn (limited visibility): even a veteran keeps at most 4.
+    let s = physical(Mission::demo().unwrap());
+    let s = act_str(&s, "activate co").0;
+    let s = act(&s, Action::Next).0;
+    let s = answer(&s, 9).0;
+    let s = act_str(&s, "activate 1plt").0;
+    let s = act(&s, Action::Next).0;
+    let s = answer(&s, 9).0; // 1plt veteran: 10
+    let s = go_to(s, "3.3.2 D");
+    let s = answer(&s, 0).0;
+    let s = act(&s, Action::Next).0;
+    assert_eq!(s.commands["1plt"].saved, 4);
+    // With the option off the veteran keeps 6.
+    let m = edited_mission(
+        "limited_visibility_caps_saving = true",
+        "limited_visibility_caps_saving = false",
+    );
+    let s = physical(m);
+    let s = act_str(&s, "activate co").0;
+    let s = act(&s, Action::Next).0;
+    let s = answer(&s, 9).0;
+    let s = act_str(&s, "activate 1plt").0;
+    let s = act(&s, Action::Next).0;
+    let s = answer(&s, 9).0;
+    let s = go_to(s, "3.3.2 D");
+    let s = answer(&s, 0).0;
+    let s = act(&s, Action::Next).0;
+    assert_eq!(s.commands["1plt"].saved, 6);
+}

@@ -132,3 +132,24 @@ fn same_seed_same_game() {
     assert_eq!(play(21), play(21));
     assert_ne!(play(21), play(22));
 }
+
+#[test]
+fn every_legal_action_reads_back_from_its_words() {
+    // The CLI's `act` parses what `actions` prints: the two must agree.
+    for physical in [false, true] {
+        let mut s = state_for(physical, 17);
+        for i in 0..400 {
+            let legal = FieldsOfFire::legal_actions(&s);
+            if legal.is_empty() {
+                break;
+            }
+            for a in &legal {
+                let words = a.to_string();
+                assert_eq!(words.parse::<Action>().as_ref(), Ok(a), "{words}");
+            }
+            s = FieldsOfFire::apply(&s, &legal[(i * 7) % legal.len()])
+                .unwrap()
+                .0;
+        }
+    }
+}
