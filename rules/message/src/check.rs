@@ -154,7 +154,7 @@ impl State {
         }
     }
 
-    fn check_play(
+    pub(crate) fn check_play(
         &self,
         seat: Seat,
         card: usize,
@@ -170,6 +170,13 @@ impl State {
         }
         let kind = self.kind_of(card);
         let rule = rules::card(kind);
+        if kind == Kind::Return && self.transit.as_ref().is_some_and(|t| t.sender == seat) {
+            return no(
+                seed(rules::RETURN_OWN),
+                "情报是你传出的，不能使用退回",
+                "you cannot 退回 an intelligence you sent",
+            );
+        }
         let open = self.open_windows(seat);
         if !open.iter().any(|w| self.cat.deck.playable_in(kind, *w)) {
             return no(
