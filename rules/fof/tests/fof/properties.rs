@@ -74,10 +74,14 @@ proptest! {
     fn legal_actions_are_accepted_and_others_refused(
         physical in any::<bool>(),
         seed in 0u64..1000,
-        picks in prop::collection::vec((any::<prop::sample::Index>(), any_action(), any::<bool>()), 1..120),
+        picks in prop::collection::vec(
+            (any::<prop::sample::Index>(), any_action(), any::<bool>(), prop::bool::weighted(0.6)),
+            1..300,
+        ),
     ) {
         let mut s = state_for(physical, seed);
-        for (index, random, use_random) in picks {
+        // `next` is favoured so that walks reach the later steps and turns, not just the first one.
+        for (index, random, use_random, prefer_next) in picks {
             let legal = FieldsOfFire::legal_actions(&s);
             if legal.is_empty() {
                 prop_assert!(s.game_over);
@@ -88,7 +92,13 @@ proptest! {
             }
             let result = FieldsOfFire::apply(&s, &random);
             prop_assert_eq!(result.is_ok(), offered(&s, &legal, &random), "{} at {} (awaiting {:?})", random, s.current_step().id, s.awaiting);
-            let chosen = if use_random && result.is_ok() { random } else { index.get(&legal).clone() };
+            let chosen = if use_random && result.is_ok() {
+                random
+            } else if prefer_next && legal.contains(&Action::Next) {
+                Action::Next
+            } else {
+                index.get(&legal).clone()
+            };
             s = FieldsOfFire::apply(&s, &chosen).unwrap().0;
         }
     }
