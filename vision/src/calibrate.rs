@@ -1,1 +1,139 @@
-//! (in progress)
+//! Tying image pixels to table millimetres: from the ArUco mat, or (Blitz, no mat) from the
+//! front-line cards, since every position is relative to the front line.
+
+use crate::face::{CARD_H_MM, CARD_W_MM};
+use crate::geometry::{self, H3};
+use crate::mats::{dictionary, MatLayout, PITCH_MM};
+use crate::types::Calibration;
+use crate::VisionError;
+use opencv::aruco;
+use opencv::core::{Mat, Point2f, Vector};
+
+/// Finds mat markers; picks the layout with most markers seen; needs at least two markers.
+pub fn from_mat(
+    gray: &Mat,
+    layouts: &[MatLayout],
+) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
+    let dict = dictionary()?;
+    let params = aruco::DetectorParameters::create()?;
+    let mut corners = Vector::<Vector<Point2f>>::new();
+    let mut ids = Vector::<i32>::new();
+    let mut rejected = Vector::<Vector<Point2f>>::new();
+    aruco::detect_markers(gray, &dict, &mut corners, &mut ids, &params, &mut rejected)?;
+    let mut best: Option<(usize, &MatLayout)> = None;
+    for layout in layouts {
+        let hits = ids
+            .iter()
+            .filter(|id| layout.marker_corners(*id).is_some())
+            .count();
+        if hits >= 2 && best.is_none_or(|b| hits > b.0) {
+            best = Some((hits, layout));
+        }
+    }
+    let Some((hits, layout)) = best else {
+        return Ok(None);
+    };
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for (id, quad) in ids.iter().zip(corners.iter()) {
+        let Some(mm) = layout.marker_corners(id) else {
+            continue;
+        };
+        for (k, p) in quad.iter().enumerate().take(4) {
+            src.push([p.x as f64, p.y as f64]);
+            dst.push(mm[k]);
+        }
+    }
+    let Some(h) = geometry::homography(&src, &dst, true)? else {
+        return Ok(None);
+    };
+    Ok(Some((
+        Calibration::Mat {
+            mat: layout.name.clone(),
+            markers: hits,
+            homography: h,
+        },
+        layout.clone(),
+    )))
+}
+
+/// Fits the Blitz grid from visible front-line cards (image corners in card order, any order of
+/// cards). Front-line cards lie sideways in row 3; their columns follow from their spacing, and the
+/// cards on row 3 (front-line or units on them) fix which column is the first.
+pub fn from_front_line(
+    fronts: &[[[f64; 2]; 4]],
+    others: &[[f64; 2]],
+    cols: u8,
+) -> Result<Calibration, VisionError> {
+    if fronts.len() < 2 {
+        return Ok(Calibration::None {
+            reason: format!("{} front-line card(s) visible, need 2", fronts.len()),
+        });
+    }
+    let mut fronts: Vec<&[[f64; 2]; 4]> = fronts.iter().collect();
+    fronts.sort_by(|a, b| geometry::centroid(*a)[0].total_cmp(&geometry::centroid(*b)[0]));
+    // Table-mm corners of a sideways card centred at `centre`, matched by where each corner lies in
+    // the image (left/right, near/far): the camera sits on the near side.
+    let corners_mm = |quad: &[[f64; 2]; 4], centre: [f64; 2]| -> Vec<[f64; 2]> {
+        let c = geometry::centroid(quad);
+        quad.iter()
+            .map(|p| {
+                let sx = if p[0] < c[0] { -1.0 } else { 1.0 };
+                let sy = if p[1] < c[1] { 1.0 } else { -1.0 };
+                [
+                    centre[0] + sx * CARD_H_MM / 2.0,
+                    centre[1] + sy * CARD_W_MM / 2.0,
+                ]
+            })
+            .collect()
+    };
+    let first = MatLayout::cell_centre(0, 3);
+    let Some(h0) = geometry::homography(&fronts[0][..], &corners_mm(fronts[0], first), false)?
+    else {
+        return Ok(Calibration::None {
+            reason: "degenerate front-line card".into(),
+        });
+    };
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for quad in &fronts {
+        let mm = geometry::apply(&h0, geometry::centroid(*quad));
+        let col = ((mm[0] - PITCH_MM / 2.0) / PITCH_MM).round().max(0.0) as u8;
+        src.extend_from_slice(&quad[..]);
+        dst.extend(corners_mm(quad, MatLayout::cell_centre(col, 3)));
+    }
+    let Some(h) = geometry::homography(&src, &dst, false)? else {
+        return Ok(Calibration::None {
+            reason: "front-line fit failed".into(),
+        });
+    };
+    // Shift columns so the leftmost card on the front row is column 0 when the row spans the grid,
+    // and never let any card fall off the left edge.
+    let front_cols: Vec<f64> = others
+        .iter()
+        .chain(
+            fronts
+                .iter()
+                .map(|q| geometry::centroid(*q))
+                .collect::<Vec<_>>()
+                .iter(),
+        )
+        .map(|p| geometry::apply(&h, *p))
+        .filter(|mm| (mm[1] / PITCH_MM).floor() as i32 == 3)
+        .map(|mm| (mm[0] / PITCH_MM).floor())
+        .collect();
+    let min_col = front_cols.iter().cloned().fold(f64::MAX, f64::min);
+    let max_col = front_cols.iter().cloned().fold(f64::MIN, f64::max);
+    let shift = if max_col - min_col + 1.0 >= cols as f64 || min_col < 0.0 {
+        -min_col
+    } else {
+        0.0
+    };
+    let h = geometry::mul(&geometry::scale_translate(1.0, shift * PITCH_MM, 0.0), &h);
+    Ok(Calibration::FrontLine {
+        front_cards: fronts.len(),
+        homography: h,
+    })
+}
+
+pub fn to_table(h: &H3, p: [f64; 2]) -> [f64; 2] {
+    geometry::apply(h, p)
+}

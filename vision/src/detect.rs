@@ -1,1 +1,118 @@
-//! (in progress)
+//! Card quads: every printed card has a black frame; the detector finds the frame's *hole* (its inner
+//! edge). Holes stay clean quads on light and dark tables, when cards touch, and for a card lying on
+//! another one; a card whose frame is cut by a hand has no hole and is not guessed at.
+
+use crate::geometry::signed_area;
+use crate::VisionError;
+use opencv::core::{Mat, Point, Vec4i, Vector};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+/// One candidate card: the frame's hole as four image points, clockwise on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HoleQuad {
+    pub points: [[f64; 2]; 4],
+    pub area: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct DetectOptions {
+    pub min_area: f64,
+    /// Fraction of the frame area.
+    pub max_area_fraction: f64,
+    pub block: i32,
+    pub offset: f64,
+}
+
+impl Default for DetectOptions {
+    fn default() -> Self {
+        DetectOptions {
+            min_area: 350.0,
+            max_area_fraction: 0.08,
+            block: 21,
+            offset: 8.0,
+        }
+    }
+}
+
+/// Finds frame holes in a grey image.
+pub fn find_holes(gray: &Mat, opts: &DetectOptions) -> Result<Vec<HoleQuad>, VisionError> {
+    let mut dark = Mat::default();
+    imgproc::adaptive_threshold(
+        gray,
+        &mut dark,
+        255.0,
+        imgproc::ADAPTIVE_THRESH_MEAN_C,
+        imgproc::THRESH_BINARY_INV,
+        opts.block,
+        opts.offset,
+    )?;
+    let mut contours = Vector::<Vector<Point>>::new();
+    let mut hierarchy = Vector::<Vec4i>::new();
+    imgproc::find_contours_with_hierarchy(
+        &dark,
+        &mut contours,
+        &mut hierarchy,
+        imgproc::RETR_CCOMP,
+        imgproc::CHAIN_APPROX_SIMPLE,
+        Point::new(0, 0),
+    )?;
+    let max_area = opts.max_area_fraction * (gray.rows() * gray.cols()) as f64;
+    let mut quads = Vec::new();
+    for (i, contour) in contours.iter().enumerate() {
+        // Holes are the contours with a parent in a two-level hierarchy.
+        if hierarchy.get(i)?[3] < 0 || contour.len() < 4 {
+            continue;
+        }
+        let area = imgproc::contour_area(&contour, false)?;
+        if area < opts.min_area || area > max_area {
+            continue;
+        }
+        let perimeter = imgproc::arc_length(&contour, true)?;
+        let mut approx = Vector::<Point>::new();
+        imgproc::approx_poly_dp(&contour, &mut approx, 0.04 * perimeter, true)?;
+        if approx.len() != 4 || !imgproc::is_contour_convex(&approx)? {
+            continue;
+        }
+        let mut points = [[0.0; 2]; 4];
+        for (k, p) in approx.iter().enumerate() {
+            points[k] = [p.x as f64 + 0.5, p.y as f64 + 0.5];
+        }
+        if signed_area(&points) < 0.0 {
+            points.reverse();
+        }
+        let sides: Vec<f64> = (0..4)
+            .map(|k| dist(points[k], points[(k + 1) % 4]))
+            .collect();
+        let short = sides.iter().cloned().fold(f64::MAX, f64::min);
+        let long = sides.iter().cloned().fold(0.0, f64::max);
+        // Opposite sides of a card seen at up to 45° stay within a factor ~2; reject slivers.
+        if short / long < 0.3 {
+            continue;
+        }
+        // The hole must fill its quad: a broken frame merged with its surroundings does not.
+        let quad_area = signed_area(&points).abs();
+        if area / quad_area < 0.85 {
+            continue;
+        }
+        quads.push(HoleQuad { points, area });
+    }
+    // Content inside a card can form smaller quads: keep the outermost.
+    quads.sort_by(|a, b| b.area.total_cmp(&a.area));
+    let mut kept: Vec<HoleQuad> = Vec::new();
+    for q in quads {
+        let c = crate::geometry::centroid(&q.points);
+        if kept
+            .iter()
+            .any(|k| crate::geometry::point_in_convex(c, &k.points) && q.area < 0.7 * k.area)
+        {
+            continue;
+        }
+        kept.push(q);
+    }
+    Ok(kept)
+}
+
+pub fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}

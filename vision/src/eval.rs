@@ -1,1 +1,187 @@
-//! (in progress)
+//! Evaluation on synthetic scenes: render from seeds, scan, compare with the ground truth.
+
+use crate::geometry::point_in_convex;
+use crate::scene::{Scene, SceneOptions, SceneRenderer, SceneTruth};
+use crate::types::TableObservation;
+use crate::{Scanner, VisionError};
+use serde::{Deserialize, Serialize};
+
+/// How one truth card fared.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardOutcome {
+    pub truth: String,
+    pub got: Option<String>,
+    pub detected: bool,
+    pub covered: bool,
+    pub orientation_ok: bool,
+    pub cell_ok: bool,
+    pub confidence: f32,
+    pub corners: [[f32; 2]; 4],
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneOutcome {
+    pub seed: u64,
+    pub tilt_deg: f64,
+    pub blur: f64,
+    pub glare_spots: u32,
+    pub aruco_mat: bool,
+    pub hand: bool,
+    pub cards: Vec<CardOutcome>,
+    /// Observations naming a card that is not there (wrong id or no card at all).
+    pub wrong_named: usize,
+    pub exact: bool,
+    pub timings: crate::types::Timings,
+}
+
+/// Compares one observation with its truth. An observation belongs to the truth card whose outline
+/// holds its centre (the top card of a stack, since it was laid last).
+pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
+    let mut cards: Vec<CardOutcome> = truth
+        .cards
+        .iter()
+        .map(|t| CardOutcome {
+            truth: t.card.clone(),
+            got: None,
+            detected: false,
+            covered: t.covered,
+            orientation_ok: false,
+            cell_ok: false,
+            confidence: 0.0,
+            corners: t.corners,
+        })
+        .collect();
+    let mut wrong_named = 0;
+    for o in &obs.cards {
+        let c = [o.center[0] as f64, o.center[1] as f64];
+        let owner = truth.cards.iter().enumerate().rev().find(|(_, t)| {
+            let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
+            point_in_convex(c, &poly)
+        });
+        match owner {
+            Some((i, t)) => {
+                let out = &mut cards[i];
+                out.detected = true;
+                out.got = o.card.clone();
+                out.confidence = o.confidence;
+                out.orientation_ok = o.orientation == t.orientation;
+                out.cell_ok = o.cell == Some(t.cell);
+                if o.card.as_ref().is_some_and(|id| id != &t.card) {
+                    wrong_named += 1;
+                }
+            }
+            None => wrong_named += o.card.is_some() as usize,
+        }
+    }
+    let exact = wrong_named == 0
+        && cards
+            .iter()
+            .filter(|c| !c.covered)
+            .all(|c| c.got.as_ref() == Some(&c.truth) && c.orientation_ok && c.cell_ok);
+    let p = &truth.params;
+    SceneOutcome {
+        seed: p.seed,
+        tilt_deg: p.tilt_deg,
+        blur: p.motion_blur_px + p.defocus_sigma * 2.0,
+        glare_spots: p.glare_spots,
+        aruco_mat: p.aruco_mat,
+        hand: p.hand,
+        cards,
+        wrong_named,
+        exact,
+        timings: obs.timings.clone(),
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StageStats {
+    pub median_ms: f64,
+    pub p95_ms: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub scenes: usize,
+    pub first_seed: u64,
+    /// Cards not hidden, which must be named.
+    pub visible_cards: usize,
+    pub identity_accuracy: f64,
+    pub wrong_confident_rate: f64,
+    pub abstain_rate: f64,
+    pub missed_rate: f64,
+    pub orientation_accuracy: f64,
+    pub cell_accuracy: f64,
+    pub whole_board_exact: f64,
+    pub total: StageStats,
+    pub calibrate: StageStats,
+    pub detect: StageStats,
+    pub identify: StageStats,
+    pub assign: StageStats,
+    pub cards_per_frame: f64,
+}
+
+fn stats(mut v: Vec<f64>) -> StageStats {
+    if v.is_empty() {
+        return StageStats::default();
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    StageStats {
+        median_ms: at(0.5),
+        p95_ms: at(0.95),
+    }
+}
+
+pub fn summarise(outcomes: &[SceneOutcome], first_seed: u64) -> Summary {
+    let visible: Vec<&CardOutcome> = outcomes
+        .iter()
+        .flat_map(|s| s.cards.iter().filter(|c| !c.covered))
+        .collect();
+    let n = visible.len().max(1) as f64;
+    let all_cards: usize = outcomes.iter().map(|s| s.cards.len()).sum();
+    let rate =
+        |f: &dyn Fn(&CardOutcome) -> bool| visible.iter().filter(|c| f(c)).count() as f64 / n;
+    let t = |f: &dyn Fn(&crate::types::Timings) -> f64| {
+        stats(outcomes.iter().map(|s| f(&s.timings)).collect())
+    };
+    Summary {
+        scenes: outcomes.len(),
+        first_seed,
+        visible_cards: visible.len(),
+        identity_accuracy: rate(&|c| c.got.as_ref() == Some(&c.truth)),
+        wrong_confident_rate: outcomes.iter().map(|s| s.wrong_named).sum::<usize>() as f64
+            / all_cards.max(1) as f64,
+        abstain_rate: rate(&|c| c.detected && c.got.is_none()),
+        missed_rate: rate(&|c| !c.detected),
+        orientation_accuracy: rate(&|c| c.orientation_ok),
+        cell_accuracy: rate(&|c| c.cell_ok),
+        whole_board_exact: outcomes.iter().filter(|s| s.exact).count() as f64
+            / outcomes.len().max(1) as f64,
+        total: t(&|x| x.total_ms),
+        calibrate: t(&|x| x.calibrate_ms),
+        detect: t(&|x| x.detect_ms),
+        identify: t(&|x| x.identify_ms),
+        assign: t(&|x| x.assign_ms),
+        cards_per_frame: all_cards as f64 / outcomes.len().max(1) as f64,
+    }
+}
+
+/// Renders and scans scenes `seed..seed+n`, calling `each` after every scene (progress, reports).
+pub fn run(
+    renderer: &SceneRenderer,
+    scanner: &Scanner,
+    seed: u64,
+    n: usize,
+    opts: &SceneOptions,
+    mut each: impl FnMut(&Scene, &TableObservation, &SceneOutcome) -> Result<(), VisionError>,
+) -> Result<Vec<SceneOutcome>, VisionError> {
+    let mut outcomes = Vec::with_capacity(n);
+    for i in 0..n as u64 {
+        let scene = renderer.render(seed + i, opts)?;
+        let obs = scanner.scan(&scene.image, i)?;
+        let outcome = compare(&scene.truth, &obs);
+        each(&scene, &obs, &outcome)?;
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}

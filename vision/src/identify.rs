@@ -1,1 +1,235 @@
-//! (in progress)
+//! Identification against reference faces. Stage one compares a tiny colour thumbnail (8×12) against
+//! every reference in all four rotations and keeps a shortlist; stage two compares a finer patch
+//! (24×36, colour) of the shortlist. A card is named only when the winner clearly beats the best other
+//! card; otherwise it is reported unknown.
+
+use crate::face::{hole_rect, FACE_H, FACE_W};
+use crate::geometry::{self, H3};
+use crate::VisionError;
+use opencv::core::{Mat, Rect, Scalar, Size, BORDER_REPLICATE};
+use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
+use opencv::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub const FINE_W: i32 = 24;
+pub const FINE_H: i32 = 36;
+pub const COARSE_W: i32 = 8;
+pub const COARSE_H: i32 = 12;
+const SHORTLIST: usize = 8;
+
+/// Descriptors of one reference card (upright), kept in a file for enrolled cards.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Reference {
+    pub card: String,
+    pub coarse: Vec<f32>,
+    pub fine: Vec<f32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ReferenceSet {
+    pub refs: Vec<Reference>,
+}
+
+/// What the matcher decided for one quad.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// Index into the reference set of the best match.
+    pub best: usize,
+    /// Which hole corner is the card's top-left (0..4).
+    pub roll: usize,
+    pub score: f32,
+    pub runner_up: f32,
+    /// Largest per-tile error of the winner: high when part of the card is hidden.
+    pub worst_tile: f32,
+}
+
+/// Zero-mean per channel, then unit length: insensitive to overall brightness and contrast.
+fn normalise(patch: &Mat) -> Result<Vec<f32>, VisionError> {
+    let data = patch.data_bytes()?;
+    let n = data.len() / 3;
+    let mut v: Vec<f32> = data.iter().map(|&b| b as f32).collect();
+    for k in 0..3 {
+        let mean = (0..n).map(|i| v[i * 3 + k]).sum::<f32>() / n as f32;
+        for i in 0..n {
+            v[i * 3 + k] -= mean;
+        }
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-3);
+    v.iter_mut().for_each(|x| *x /= norm);
+    Ok(v)
+}
+
+fn resize(src: &Mat, w: i32, h: i32) -> Result<Mat, VisionError> {
+    let mut out = Mat::default();
+    imgproc::resize(src, &mut out, Size::new(w, h), 0.0, 0.0, INTER_AREA)?;
+    Ok(out)
+}
+
+/// Descriptors of a hole patch (any size, upright, BGR).
+pub fn describe(patch: &Mat) -> Result<(Vec<f32>, Vec<f32>), VisionError> {
+    let fine = resize(patch, FINE_W, FINE_H)?;
+    let coarse = resize(&fine, COARSE_W, COARSE_H)?;
+    Ok((normalise(&coarse)?, normalise(&fine)?))
+}
+
+impl ReferenceSet {
+    /// Builds the set from printed faces: the hole region of each face, as the camera sees it.
+    pub fn from_faces<'a>(
+        faces: impl IntoIterator<Item = (&'a str, &'a Mat)>,
+    ) -> Result<ReferenceSet, VisionError> {
+        let hole = hole_rect(FACE_W as f64, FACE_H as f64);
+        let rect = Rect::new(
+            hole[0][0] as i32,
+            hole[0][1] as i32,
+            (hole[1][0] - hole[0][0]) as i32,
+            (hole[2][1] - hole[1][1]) as i32,
+        );
+        let mut refs = Vec::new();
+        for (id, face) in faces {
+            let crop = Mat::roi(face, rect)?.try_clone()?;
+            // Down to about what a webcam sees first, so both sides are smoothed alike.
+            let small = resize(&crop, FINE_W * 2, FINE_H * 2)?;
+            let (coarse, fine) = describe(&small)?;
+            refs.push(Reference {
+                card: id.to_string(),
+                coarse,
+                fine,
+            });
+        }
+        Ok(ReferenceSet { refs })
+    }
+
+    pub fn from_catalogue(
+        cards: &[blitz::catalogue::CardDef],
+    ) -> Result<ReferenceSet, VisionError> {
+        let faces: Vec<(String, Mat)> = cards
+            .iter()
+            .map(|c| Ok((c.id.clone(), crate::face::render_face(c)?)))
+            .collect::<Result<_, VisionError>>()?;
+        ReferenceSet::from_faces(faces.iter().map(|(id, m)| (id.as_str(), m)))
+    }
+
+    /// Compares the patches seen for one hole (one per roll) against every reference.
+    pub fn best_match(&self, rolls: &[(Vec<f32>, Vec<f32>); 4]) -> Option<Match> {
+        if self.refs.is_empty() {
+            return None;
+        }
+        let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let mut coarse: Vec<(f32, usize, usize)> = Vec::with_capacity(self.refs.len() * 4);
+        for (i, r) in self.refs.iter().enumerate() {
+            for (roll, obs) in rolls.iter().enumerate() {
+                coarse.push((dot(&r.coarse, &obs.0), i, roll));
+            }
+        }
+        coarse.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut fine: Vec<(f32, usize, usize)> = coarse
+            .iter()
+            .take(SHORTLIST)
+            .map(|&(_, i, roll)| (dot(&self.refs[i].fine, &rolls[roll].1), i, roll))
+            .collect();
+        fine.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (score, best, roll) = fine[0];
+        let best_id = &self.refs[best].card;
+        let runner_up = fine
+            .iter()
+            .find(|f| &self.refs[f.1].card != best_id)
+            .map(|f| f.0)
+            .unwrap_or(-1.0);
+        let worst_tile = worst_tile_error(&self.refs[best].fine, &rolls[roll].1);
+        Some(Match {
+            best,
+            roll,
+            score,
+            runner_up,
+            worst_tile,
+        })
+    }
+}
+
+/// Per-tile squared error (2×3 tiles) of two unit descriptors, scaled so a perfect match is 0 and
+/// an unrelated tile about 1.
+fn worst_tile_error(a: &[f32], b: &[f32]) -> f32 {
+    let (tw, th) = (FINE_W as usize / 2, FINE_H as usize / 3);
+    let n_tiles = 6.0;
+    let mut worst: f32 = 0.0;
+    for ty in 0..3 {
+        for tx in 0..2 {
+            let mut err = 0.0;
+            let mut energy = 0.0;
+            for y in ty * th..(ty + 1) * th {
+                for x in tx * tw..(tx + 1) * tw {
+                    for k in 0..3 {
+                        let i = (y * FINE_W as usize + x) * 3 + k;
+                        err += (a[i] - b[i]).powi(2);
+                        energy += a[i].powi(2) + b[i].powi(2);
+                    }
+                }
+            }
+            let _ = n_tiles;
+            worst = worst.max(err / energy.max(1e-6));
+        }
+    }
+    worst
+}
+
+/// Warps the hole quad to an upright patch for each of the four choices of the card's top-left
+/// corner. Two warps: the other two rolls are the same patches turned 180°.
+pub fn hole_patches(
+    image: &Mat,
+    hole: &[[f64; 2]; 4],
+) -> Result<[(Vec<f32>, Vec<f32>); 4], VisionError> {
+    let (w, h) = (FINE_W * 2, FINE_H * 2);
+    let target = [
+        [0.0, 0.0],
+        [w as f64, 0.0],
+        [w as f64, h as f64],
+        [0.0, h as f64],
+    ];
+    let mut out: Vec<(Vec<f32>, Vec<f32>)> = Vec::with_capacity(4);
+    let mut patches = Vec::with_capacity(2);
+    for roll in 0..2 {
+        let src: Vec<[f64; 2]> = (0..4).map(|k| hole[(k + roll) % 4]).collect();
+        let hm = geometry::homography(&src, &target, false)?
+            .ok_or_else(|| VisionError::Other("degenerate quad".into()))?;
+        let mut patch = Mat::default();
+        imgproc::warp_perspective(
+            image,
+            &mut patch,
+            &geometry::to_mat(&hm)?,
+            Size::new(w, h),
+            INTER_LINEAR,
+            BORDER_REPLICATE,
+            Scalar::default(),
+        )?;
+        patches.push(patch);
+    }
+    for roll in 0..4 {
+        let base = &patches[roll % 2];
+        if roll >= 2 {
+            let mut turned = Mat::default();
+            opencv::core::rotate(base, &mut turned, opencv::core::ROTATE_180)?;
+            out.push(describe(&turned)?);
+        } else {
+            out.push(describe(base)?);
+        }
+    }
+    let arr: [(Vec<f32>, Vec<f32>); 4] = out
+        .try_into()
+        .map_err(|_| VisionError::Other("rolls".into()))?;
+    Ok(arr)
+}
+
+/// The card's corners (top-left, top-right, bottom-right, bottom-left) from its hole and roll.
+pub fn card_corners(
+    hole: &[[f64; 2]; 4],
+    roll: usize,
+) -> Result<Option<([[f64; 2]; 4], H3)>, VisionError> {
+    let (w, h) = (crate::face::CARD_W_MM, crate::face::CARD_H_MM);
+    let local = hole_rect(w, h);
+    let img: Vec<[f64; 2]> = (0..4).map(|k| hole[(k + roll) % 4]).collect();
+    let Some(hm) = geometry::homography(&local, &img, false)? else {
+        return Ok(None);
+    };
+    let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|p| geometry::apply(&hm, p));
+    Ok(Some((corners, hm)))
+}

@@ -21,5 +21,5 @@ pub mod source;
 pub mod types;
 
 pub use error::VisionError;
-// pub use pipeline::{Scanner, ScannerOptions};
+pub use pipeline::{Scanner, ScannerOptions};
 pub use types::*;

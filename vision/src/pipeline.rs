@@ -1,1 +1,221 @@
-//! (in progress)
+//! The pipeline for one frame: quads → identity and orientation → calibration → cells.
+
+use crate::calibrate;
+use crate::detect::{find_holes, DetectOptions};
+use crate::geometry;
+use crate::identify::{card_corners, hole_patches, ReferenceSet};
+use crate::mats::MatLayout;
+use crate::types::*;
+use crate::VisionError;
+use blitz::catalogue::{CardKind, Catalogue};
+use opencv::core::Mat;
+use opencv::imgproc;
+use opencv::prelude::*;
+use std::collections::HashSet;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct ScannerOptions {
+    /// Look for the ArUco mat first.
+    pub use_mat: bool,
+    /// Grid width when fitting without a mat: 4 (two players) or 5 (four players).
+    pub cols: u8,
+    /// Minimum fine score of the winner.
+    pub min_score: f32,
+    /// Minimum lead of the winner over the best other card.
+    pub min_margin: f32,
+    /// A tile error above this marks the card as partly hidden.
+    pub covered_tile_error: f32,
+    pub detect: DetectOptions,
+}
+
+impl Default for ScannerOptions {
+    fn default() -> Self {
+        ScannerOptions {
+            use_mat: true,
+            cols: 4,
+            min_score: 0.5,
+            min_margin: 0.06,
+            covered_tile_error: 0.9,
+            detect: DetectOptions::default(),
+        }
+    }
+}
+
+pub struct Scanner {
+    pub refs: ReferenceSet,
+    frontline: HashSet<String>,
+    pub options: ScannerOptions,
+    layouts: Vec<MatLayout>,
+}
+
+struct Found {
+    corners: [[f64; 2]; 4],
+    card: Option<String>,
+    confidence: f32,
+    covered: bool,
+}
+
+impl Scanner {
+    pub fn new(catalogue: &Catalogue, options: ScannerOptions) -> Result<Scanner, VisionError> {
+        let refs = ReferenceSet::from_catalogue(&catalogue.cards)?;
+        Ok(Scanner::with_refs(catalogue, refs, options))
+    }
+
+    pub fn with_refs(
+        catalogue: &Catalogue,
+        refs: ReferenceSet,
+        options: ScannerOptions,
+    ) -> Scanner {
+        let frontline = catalogue
+            .cards
+            .iter()
+            .filter(|c| matches!(c.kind, CardKind::Frontline))
+            .map(|c| c.id.clone())
+            .collect();
+        Scanner {
+            refs,
+            frontline,
+            options,
+            layouts: vec![MatLayout::blitz(4), MatLayout::blitz(5)],
+        }
+    }
+
+    pub fn scan(&self, image: &Mat, frame_index: u64) -> Result<TableObservation, VisionError> {
+        let start = Instant::now();
+        let mut timings = Timings::default();
+        let mut gray = Mat::default();
+        imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+
+        let t = Instant::now();
+        let mat = if self.options.use_mat {
+            calibrate::from_mat(&gray, &self.layouts)?
+        } else {
+            None
+        };
+        timings.calibrate_ms += ms(t);
+
+        let t = Instant::now();
+        let holes = find_holes(&gray, &self.options.detect)?;
+        timings.detect_ms = ms(t);
+
+        let t = Instant::now();
+        let mut found = Vec::with_capacity(holes.len());
+        for hole in &holes {
+            let rolls = hole_patches(image, &hole.points)?;
+            let Some(m) = self.refs.best_match(&rolls) else {
+                continue;
+            };
+            let Some((corners, _)) = card_corners(&hole.points, m.roll)? else {
+                continue;
+            };
+            let covered = m.worst_tile > self.options.covered_tile_error;
+            let margin = m.score - m.runner_up;
+            let named = m.score >= self.options.min_score && margin >= self.options.min_margin;
+            let confidence = if named {
+                (margin / 0.3).clamp(0.0, 1.0) * m.score.clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            found.push(Found {
+                corners,
+                card: named.then(|| self.refs.refs[m.best].card.clone()),
+                confidence,
+                covered,
+            });
+        }
+        timings.identify_ms = ms(t);
+
+        let t = Instant::now();
+        let (calibration, layout) = match mat {
+            Some((c, l)) => (c, Some(l)),
+            None => {
+                let fronts: Vec<[[f64; 2]; 4]> = found
+                    .iter()
+                    .filter(|f| {
+                        f.card
+                            .as_ref()
+                            .is_some_and(|id| self.frontline.contains(id))
+                    })
+                    .map(|f| f.corners)
+                    .collect();
+                let others: Vec<[f64; 2]> = found
+                    .iter()
+                    .map(|f| geometry::centroid(&f.corners))
+                    .collect();
+                let c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
+                (c, Some(MatLayout::blitz(self.options.cols)))
+            }
+        };
+        timings.calibrate_ms += ms(t);
+        let cards = found
+            .into_iter()
+            .map(|f| {
+                let centre = geometry::centroid(&f.corners);
+                let top = [
+                    (f.corners[0][0] + f.corners[1][0]) / 2.0,
+                    (f.corners[0][1] + f.corners[1][1]) / 2.0,
+                ];
+                let (orientation, cell) = match (calibration.homography(), &layout) {
+                    (Some(h), Some(layout)) => {
+                        let (c, tp) = (geometry::apply(h, centre), geometry::apply(h, top));
+                        let cell = layout.cell_of(c).map(|(col, row)| Cell::Blitz { col, row });
+                        (
+                            Orientation::from_up_vector(tp[0] - c[0], tp[1] - c[1]),
+                            cell,
+                        )
+                    }
+                    _ => (
+                        Orientation::from_up_vector(top[0] - centre[0], centre[1] - top[1]),
+                        None,
+                    ),
+                };
+                ObservedCard {
+                    card: f.card,
+                    corners: f.corners.map(|p| [p[0] as f32, p[1] as f32]),
+                    center: [centre[0] as f32, centre[1] as f32],
+                    orientation,
+                    cell,
+                    covered: f.covered,
+                    confidence: f.confidence,
+                }
+            })
+            .collect::<Vec<_>>();
+        timings.assign_ms = ms(t);
+        timings.total_ms = ms(start);
+        let hand_or_motion_suspected = cards.iter().any(|c| c.covered);
+        Ok(TableObservation {
+            frame_index,
+            calibration,
+            cards,
+            hand_or_motion_suspected,
+            timings,
+        })
+    }
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Reads an image file; a missing, empty or corrupt file is an error naming it.
+pub fn read_image(path: &std::path::Path) -> Result<Mat, VisionError> {
+    let bytes = std::fs::read(path).map_err(|e| VisionError::io(path, e))?;
+    if bytes.is_empty() {
+        return Err(VisionError::BadImage {
+            path: path.to_path_buf(),
+        });
+    }
+    let buf = opencv::core::Vector::<u8>::from_slice(&bytes);
+    let img = opencv::imgcodecs::imdecode(&buf, opencv::imgcodecs::IMREAD_COLOR).map_err(|_| {
+        VisionError::BadImage {
+            path: path.to_path_buf(),
+        }
+    })?;
+    if img.empty() {
+        return Err(VisionError::BadImage {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(img)
+}
