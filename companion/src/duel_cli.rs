@@ -50,6 +50,9 @@ enum Cmd {
         catalogue: Option<PathBuf>,
         #[arg(long, default_value_t = 20_000)]
         max_actions: usize,
+        /// Play this many games (seeds seed, seed+1, …) and print a summary line per game and totals.
+        #[arg(long, default_value_t = 1)]
+        games: u64,
         /// Print every action with the prompt it answered.
         #[arg(long)]
         log: bool,
@@ -173,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             deck_b,
             catalogue,
             max_actions,
+            games,
             log,
             json,
         } => {
@@ -192,53 +196,81 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 load(&deck_a, duel::DEMO_DECKS[0])?,
                 load(&deck_b, duel::DEMO_DECKS[1])?,
             ];
-            let setup = Setup {
-                names: ["A".into(), "B".into()],
-                decks,
-                seed,
-                first: None,
-                shuffle: true,
-            };
-            let start = from_setup(cat.clone(), profile, &setup)?;
-            let record = random_game(start.clone(), seed, max_actions, log)?;
-            if log {
-                use std::io::Write;
-                let mut out = std::io::stdout().lock();
-                let mut s = start;
-                for (action, events) in &record.log {
-                    writeln!(
-                        out,
-                        "{} ⇒ {}",
-                        Duel::prompt(&s).text.zh,
-                        duel::view::describe_action(&s, action)
-                    )?;
-                    s = Duel::apply(&s, action)?.0;
-                    for e in events {
-                        writeln!(out, "    {}", duel::view::describe_event(&s, e))?;
-                    }
+            let mut unfinished = 0;
+            let (mut wins, mut turns, mut actions) = ([0u64; 2], Vec::new(), Vec::new());
+            let started = std::time::Instant::now();
+            for seed in seed..seed + games {
+                let setup = Setup {
+                    names: ["A".into(), "B".into()],
+                    decks: decks.clone(),
+                    seed,
+                    first: None,
+                    shuffle: true,
+                };
+                let start = from_setup(cat.clone(), profile.clone(), &setup)?;
+                let record = random_game(start.clone(), seed, max_actions, log)?;
+                if log {
+                    print_log(start, &record.log)?;
                 }
-            }
-            if json {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&duel::player_view(&record.state, 0))?
+                    );
+                }
+                let s = &record.state;
+                let result = match record.outcome {
+                    Some(Outcome::Winner(w)) => {
+                        wins[w] += 1;
+                        format!("{} wins", s.players[w].name)
+                    }
+                    Some(Outcome::Draw) => "a draw".to_string(),
+                    None => {
+                        unfinished += 1;
+                        format!("no result after {max_actions} actions")
+                    }
+                };
+                turns.push(s.turn);
+                actions.push(record.actions);
                 println!(
-                    "{}",
-                    serde_json::to_string_pretty(&duel::player_view(&record.state, 0))?
+                    "seed {seed}: {result} on turn {} after {} actions; life A {} B {}",
+                    s.turn, record.actions, s.players[0].life, s.players[1].life
                 );
             }
-            let s = &record.state;
-            let result = match record.outcome {
-                Some(Outcome::Winner(w)) => format!("{} wins", s.players[w].name),
-                Some(Outcome::Draw) => "a draw".to_string(),
-                None => format!("no result after {max_actions} actions"),
-            };
-            println!(
-                "seed {seed}: {result} on turn {} after {} actions; life A {} B {}",
-                s.turn, record.actions, s.players[0].life, s.players[1].life
-            );
-            Ok(if record.outcome.is_some() {
+            if games > 1 {
+                let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
+                let t: Vec<usize> = turns.iter().map(|&t| t as usize).collect();
+                println!(
+                    "{games} games: A won {}, B won {}, unfinished {unfinished}; turns mean {:.1} max {}; actions mean {:.1} max {}; {:.1} ms per game",
+                    wins[0], wins[1], mean(&t), t.iter().max().unwrap_or(&0), mean(&actions), actions.iter().max().unwrap_or(&0),
+                    started.elapsed().as_secs_f64() * 1000.0 / games as f64
+                );
+            }
+            Ok(if unfinished == 0 {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
             })
         }
     }
+}
+
+/// Every action with the prompt it answered and what happened, with card names.
+fn print_log(start: duel::State, log: &[(duel::Action, Vec<duel::Event>)]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let mut s = start;
+    for (action, events) in log {
+        writeln!(
+            out,
+            "{} ⇒ {}",
+            Duel::prompt(&s).text.zh,
+            duel::view::describe_action(&s, action)
+        )?;
+        s = Duel::apply(&s, action)?.0;
+        for e in events {
+            writeln!(out, "    {}", duel::view::describe_event(&s, e))?;
+        }
+    }
+    Ok(())
 }

@@ -68,4 +68,10 @@ fn duel_selfplay_is_seeded_and_ends_with_a_winner() {
         log.contains("持有优先权") && log.contains("让出优先权"),
         "the log shows prompts and actions"
     );
+    let (ok, many) = run(&["duel", "selfplay", "--seed", "20", "--games", "5"]);
+    assert!(ok, "{many}");
+    assert!(
+        many.contains("5 games:") && many.contains("unfinished 0"),
+        "{many}"
+    );
 }
