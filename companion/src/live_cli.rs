@@ -89,7 +89,7 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if !args.headless && display_present() {
         let mut app = crate::panel::BlitzApp::new(runner, Some(Box::new(feed)));
-        app.frames_per_ui_frame = 1;
+        app.replay_fps = 12.0;
         crate::panel::run(app, "Arbiter · 死亡前线-闪电战 demo")?;
         return Ok(ExitCode::SUCCESS);
     }

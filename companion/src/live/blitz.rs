@@ -237,7 +237,7 @@ impl Session {
         if let Some(j) = self.journal.as_mut() {
             j.append(&Entry::Profile(profile))?;
         }
-        let note = self.note("⚙ 规则选项已更改 rules profile changed".into());
+        let note = self.note("规则选项已更改 rules profile changed".into());
         self.rulings.push(note);
         Ok(())
     }
@@ -276,7 +276,7 @@ impl Session {
                 self.rulings.push(note);
             }
         }
-        let note = self.note("↶ 撤销 undone".into());
+        let note = self.note("撤销 undone".into());
         self.rulings.push(note);
         true
     }
@@ -384,7 +384,11 @@ impl Session {
     fn on_removed(&mut self, id: &str, from: GridCell) {
         let Some(card) = self.card(id) else { return };
         if self.state.placed(card).is_none() {
-            return; // the engine already took it off (destroyed, discarded, removed at end of deployment)
+            // The engine already took it off (destroyed, removed at the end of deployment), or an
+            // illegal placement was taken back: its question is answered.
+            let name = self.state.card_name(card);
+            self.questions.retain(|q| !q.text.starts_with(&name));
+            return;
         }
         let seat = self.state.actor();
         // A target of the attack being declared: the players took it off, so the attack resolves now.
@@ -521,7 +525,7 @@ impl Session {
                 }
                 None => "no target in range / 范围内没有目标".into(),
             };
-            opts.push((format!("✗ {why}"), None));
+            opts.push((format!("x {why}"), None));
         }
         self.questions.push(Question {
             text,

@@ -31,6 +31,10 @@ pub struct BlitzApp {
     texture: Option<egui::TextureHandle>,
     /// Frames taken from the feed per UI frame (replays run faster than a camera).
     pub frames_per_ui_frame: usize,
+    /// A replay is paced to this many frames per second so a person can follow it (0: as fast as drawn).
+    pub replay_fps: f32,
+    last_poll: std::time::Instant,
+    fonts_installed: bool,
 }
 
 impl BlitzApp {
@@ -44,6 +48,9 @@ impl BlitzApp {
             profile_draft,
             texture: None,
             frames_per_ui_frame: 1,
+            replay_fps: 0.0,
+            last_poll: std::time::Instant::now(),
+            fonts_installed: false,
         }
     }
 
@@ -73,12 +80,33 @@ impl BlitzApp {
 
     /// Draws everything and applies the commands (separate from eframe so tests can drive it).
     pub fn show(&mut self, ui: &mut egui::Ui) {
-        if let Some(feed) = self.feed.as_mut() {
+        // Fonts take effect from the next frame: install the CJK face and draw from then on.
+        if !self.fonts_installed {
+            self.fonts_installed = true;
+            if super::install_cjk_font(ui.ctx()).is_none() {
+                self.runner
+                    .session
+                    .questions
+                    .push(crate::live::blitz::Question {
+                    text: "No CJK font found (install fonts-noto-cjk): Chinese text shows as boxes"
+                        .into(),
+                    options: vec![("OK".into(), None)],
+                });
+            }
+            ui.ctx().request_repaint();
+            return;
+        }
+        let due = self.replay_fps <= 0.0
+            || self.last_poll.elapsed().as_secs_f32() >= 1.0 / self.replay_fps;
+        if let (Some(feed), true) = (self.feed.as_mut(), due) {
+            self.last_poll = std::time::Instant::now();
             for _ in 0..self.frames_per_ui_frame {
                 if !self.runner.poll(feed.as_mut()) {
                     break;
                 }
             }
+        }
+        if self.feed.is_some() && !self.runner.ended {
             ui.ctx().request_repaint();
         }
         let mut commands = Vec::new();
@@ -107,16 +135,16 @@ impl BlitzApp {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
             ui.label(RichText::new(&prompt.text.zh).size(18.0).strong());
-            if ui.button("↶ 撤销 Undo").clicked() {
+            if ui.button("撤销 Undo").clicked() {
                 out.push(Command::Undo);
             }
-            if ui.button("⚙ 规则 Rules").clicked() {
+            if ui.button("规则 Rules").clicked() {
                 self.settings_open = !self.settings_open;
             }
         });
         ui.label(RichText::new(&prompt.text.en).size(14.0));
         if let Some(why) = &self.runner.camera_lost {
-            ui.colored_label(Color32::from_rgb(230, 150, 40), format!("📷 摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));
+            ui.colored_label(Color32::from_rgb(230, 150, 40), format!("摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));
         }
         out
     }
@@ -152,9 +180,10 @@ impl BlitzApp {
             });
         }
         ui.separator();
-        ui.label("更正 Correct (action notation, e.g. move us-u01 B4)");
+        let label = ui.label("更正 Correct (action notation, e.g. move us-u01 B4)");
         ui.horizontal(|ui| {
-            ui.text_edit_singleline(&mut self.correction);
+            ui.text_edit_singleline(&mut self.correction)
+                .labelled_by(label.id);
             if ui.button("确认 Confirm").clicked() && !self.correction.trim().is_empty() {
                 out.push(Command::Correct(std::mem::take(&mut self.correction)));
             }
@@ -200,9 +229,9 @@ impl BlitzApp {
             .show(ui, |ui| {
                 for r in &self.runner.session.rulings {
                     let (colour, mark) = if r.accepted {
-                        (Color32::from_gray(210), "✔")
+                        (Color32::from_gray(210), "ok")
                     } else {
-                        (Color32::from_rgb(255, 110, 90), "✘")
+                        (Color32::from_rgb(255, 110, 90), "!!")
                     };
                     let rule = r
                         .rule

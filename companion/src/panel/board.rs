@@ -67,7 +67,7 @@ impl BoardPanel {
                 let def = state.def(under);
                 let label = match def.kind {
                     CardKind::Frontline => "前线".to_string(),
-                    _ => format!("▣ {}", def.name_zh),
+                    _ => format!("[{}]", def.name_zh),
                 };
                 painter.text(
                     r.center_bottom() - Vec2::new(0.0, 3.0),
@@ -93,7 +93,7 @@ impl BoardPanel {
                         defence,
                         supply,
                         ..
-                    } => format!("{attack}/{defence} ⛽{supply}"),
+                    } => format!("{attack}/{defence} 补{supply}"),
                     CardKind::Resource { level, .. } => format!("补给 L{level}"),
                     _ => String::new(),
                 };

@@ -41,13 +41,9 @@ pub fn run(app: BlitzApp, title: &str) -> anyhow::Result<()> {
             .with_title(title),
         ..Default::default()
     };
-    eframe::run_native(
-        title,
-        options,
-        Box::new(|cc| {
-            install_cjk_font(&cc.egui_ctx);
-            Ok(Box::new(app))
-        }),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    eframe::run_native(title, options, Box::new(|_cc| Ok(Box::new(app))))
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
 }
+
+#[cfg(test)]
+mod tests;

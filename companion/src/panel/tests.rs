@@ -1,0 +1,106 @@
+//! The panel's commands driven through egui_kittest (no GPU, no window).
+
+use super::BlitzApp;
+use crate::live::blitz::{Header, Session, Source};
+use crate::live::runner::Runner;
+use crate::live::tracker::{Tracker, TrackerConfig};
+use blitz::catalogue::{Catalogue, Faction};
+use blitz::steps::Step;
+use blitz::{Action, Profile};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use std::sync::Arc;
+
+fn app_at_deploy() -> BlitzApp {
+    let header = Header {
+        game: "blitz".into(),
+        players: vec![Faction::Us, Faction::Ss],
+        seed: 3,
+        profile: Profile::default(),
+        stacked_decks: vec![],
+        hidden_hands: true,
+    };
+    let mut session = Session::new(header, Arc::new(Catalogue::demo()), None).unwrap();
+    for a in [
+        Action::Keep,
+        Action::Keep,
+        Action::SkipDraw,
+        Action::SkipDraw,
+    ] {
+        let seat = session.state.actor().unwrap();
+        assert!(session.submit(seat, a, Source::Panel));
+    }
+    BlitzApp::new(
+        Runner::new(session, Tracker::new(TrackerConfig::default())),
+        None,
+    )
+}
+
+fn harness(app: BlitzApp) -> Harness<'static, BlitzApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut BlitzApp| app.show(ui), app);
+    // The harness refuses missing glyphs, so this also checks the CJK font covers everything drawn.
+    h.run();
+    let no_font = h
+        .state()
+        .runner
+        .session
+        .questions
+        .iter()
+        .any(|q| q.text.contains("CJK"));
+    assert!(!no_font, "fonts-noto-cjk is installed by scripts/setup.sh");
+    h
+}
+
+#[test]
+fn issue_4_panel_correct_applies_a_typed_action() {
+    let mut h = harness(app_at_deploy());
+    h.get_by_role(egui::accesskit::Role::TextInput).click();
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("deploy us-u01 B3");
+    h.run();
+    h.get_by_label("确认 Confirm").click();
+    h.run();
+    let state = &h.state().runner.session.state;
+    let sherman = state.card_by_id("us-u01").unwrap();
+    assert_eq!(
+        state.placed(sherman).map(|p| p.cell.to_string()).as_deref(),
+        Some("B3")
+    );
+}
+
+#[test]
+fn issue_4_panel_undo_takes_the_last_action_back() {
+    let mut app = app_at_deploy();
+    assert!(app.runner.press("deploy us-u01 B3"));
+    let mut h = harness(app);
+    h.get_by_label("撤销 Undo").click();
+    h.run();
+    let state = &h.state().runner.session.state;
+    assert!(state.placed(state.card_by_id("us-u01").unwrap()).is_none());
+}
+
+#[test]
+fn issue_4_panel_confirm_answers_a_question_and_buttons_submit() {
+    let mut app = app_at_deploy();
+    // The camera saw a card it cannot name: the players confirm they have seen the question.
+    app.runner
+        .session
+        .on_table_event(&crate::live::tracker::TableEvent::Uncertain {
+            cell: (0, 0),
+            note: "?".into(),
+        });
+    let mut h = harness(app);
+    assert_eq!(h.state().runner.session.questions.len(), 1);
+    h.get_by_label("OK").click();
+    h.run();
+    assert!(h.state().runner.session.questions.is_empty());
+    // "done" for US, then SS: the deploy step ends.
+    h.get_by_label("done").click();
+    h.run();
+    h.get_by_label("done").click();
+    h.run();
+    assert_eq!(h.state().runner.session.state.step, Step::Facility);
+}
