@@ -262,3 +262,26 @@ fn shipped_profile_matches_the_seed_numbers() {
         .to_string()
         .contains("start_lfe"));
 }
+
+#[test]
+fn limited_pool_file_names_unknown_cards_with_their_line() {
+    let cat = Catalogue::demo();
+    let pool = crate::deck::parse_pool(
+        "pool.toml",
+        "[pool]\n\"wei-01\" = 2\n\"虎卫新兵\" = 1\n\"zzz\" = 1\n",
+        &cat,
+    );
+    let err = pool.unwrap_err().to_string();
+    assert!(err.contains("pool.toml:4") && err.contains("zzz"), "{err}");
+    let ok = crate::deck::parse_pool(
+        "pool.toml",
+        "[pool]\n\"wei-01\" = 2\n\"虎卫新兵\" = 1\n",
+        &cat,
+    )
+    .unwrap();
+    assert_eq!(
+        ok.get(&cat.find("wei-01").unwrap()),
+        Some(&3),
+        "id and printed name add up"
+    );
+}
