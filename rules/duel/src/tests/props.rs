@@ -134,6 +134,7 @@ fn walk(seed: u64, mut check: impl FnMut(&State, &State, &[Event])) -> State {
         check(&s, &record.state, &events);
         s = record.state;
     }
+    assert!(s.outcome.is_some(), "seed {seed}: the walked game ended");
     s
 }
 
@@ -224,5 +225,18 @@ fn print_game_lengths() {
         let lives: Vec<i32> = r.state.players.iter().map(|p| p.life).collect();
         let libs: Vec<usize> = r.state.players.iter().map(|p| p.library.len()).collect();
         println!("seed {seed}: {:?} actions {} turn {} attacks {attacks} plays {plays} life {lives:?} library {libs:?}", r.outcome, r.actions, r.state.turn);
+    }
+}
+
+#[test]
+fn property_every_legal_action_is_accepted_along_whole_games() {
+    for seed in 30..33 {
+        walk(seed, |before, _, _| {
+            for a in crate::Duel::legal_actions(before) {
+                if let Err(v) = crate::Duel::apply(before, &a) {
+                    panic!("seed {seed}: legal {a:?} refused: {v}");
+                }
+            }
+        });
     }
 }
