@@ -323,8 +323,23 @@ fn keyword_contest_higher_printed_cost_wins_and_ties_win_nothing() {
 }
 
 #[test]
-fn keyword_cancel_is_covered_in_stack_tests() {
-    // 取消 itself: see stack_turns::cancel_*; here the catalogue side: only with target stack-card.
+fn keyword_cancel_answers_cards_not_abilities() {
+    // Cancelling a card: stack_turns::cancel_*. Here: an ability on the stack is not a card being played.
+    let mut s = table(&[], &[]);
+    lands(&mut s, 1, "neu-15", 3);
+    let archer = unit(&mut s, 0, "wu-02", 2);
+    let victim = unit(&mut s, 1, "wei-17", 3);
+    let stay = hand(&mut s, 1, "neu-11");
+    let (s, _) = act(
+        &s,
+        Action::Shoot {
+            unit: archer,
+            target: victim,
+        },
+    );
+    let (s, _) = act(&s, Action::Pass);
+    let v = refused(&s, play(stay, None, Some(Target::StackCard(archer))));
+    assert!(rule_of(&v).contains("取消"), "{v}");
     let cat = Catalogue::demo();
     let cancels: Vec<_> = cat
         .cards
@@ -632,4 +647,19 @@ fn profile_turn_prevention_pool_is_spent_each_damage_is_not() {
         // 3 and 3 against a shield of 2 and 坚韧 1: pool → 0 then 2; each_damage → 0 and 0.
         assert_eq!(s.unit(golem).unwrap().damage, damage, "{mode:?}");
     }
+}
+
+#[test]
+fn keyword_swarm_card_itself_may_go_next_to_a_shared_subtype() {
+    let mut s = table(&[], &[]);
+    lands(&mut s, 1, "wu-land", 3);
+    unit(&mut s, 1, "wu-02", 1);
+    let drillmaster = hand(&mut s, 1, "wu-14");
+    let plain = hand(&mut s, 1, "wu-02");
+    let (s, _) = act(&s, Action::Pass);
+    let v = refused(&s, play(plain, Some(2), None));
+    assert!(rule_of(&v).contains("使用时机"), "neither has 族群: {v}");
+    let (s, _) = act(&s, play(drillmaster, Some(2), None));
+    let (s, _) = both_pass(&s);
+    assert_eq!(s.find_unit(drillmaster), Some((1, 2)));
 }
