@@ -377,10 +377,13 @@ impl State {
         out
     }
 
-    pub(crate) fn has_legal_play(&self, seat: Seat) -> bool {
-        self.play_candidates(seat)
-            .into_iter()
-            .any(|act| self.check(&Action { seat, act }).is_ok())
+    /// Whether `seat` is asked in the current round. Every living player is asked while a window is
+    /// open, whatever their hand, so being asked reveals nothing about the cards a player holds;
+    /// only windows of a card kind nobody could hold (none in the catalogue) are skipped.
+    pub(crate) fn asked_in_round(&self, seat: Seat) -> bool {
+        self.open_windows(seat)
+            .iter()
+            .any(|w| self.cat.deck.kinds.iter().any(|k| k.windows.contains(w)))
     }
 
     pub fn legal_actions(&self) -> Vec<Action> {

@@ -270,7 +270,7 @@ impl State {
                             ctx,
                             queue: queue.clone(),
                         };
-                        if self.alive(s) && self.has_legal_play(s) {
+                        if self.alive(s) && self.asked_in_round(s) {
                             break;
                         }
                         queue.pop_front();

@@ -60,3 +60,19 @@ fn a_game_is_reproducible_from_its_seed() {
     assert_eq!(a.players, b.players);
     assert_eq!(a.seed, 42);
 }
+
+/// Game lengths for docs/message.md: `cargo test -p message print_game_lengths -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_game_lengths() {
+    for players in 3..=9 {
+        let mut lens = Vec::new();
+        let mut turns = Vec::new();
+        for seed in 0..20u64 {
+            let (s, n) = random_game(players, seed, 20_000);
+            lens.push(n);
+            turns.push(s.turns_played);
+        }
+        eprintln!("{players}p actions {lens:?} turns {turns:?}");
+    }
+}

@@ -92,12 +92,32 @@ pub fn give_m(s: &mut State, seat: Seat, kind: Kind, m: Method) -> CardId {
     c
 }
 
-pub fn act(s: &State, seat: Seat, act: Act) -> State {
+/// Players asked in a round who could only pass, pass (as a table does without a word).
+pub fn auto(mut s: State, ev: &mut Vec<Event>) -> State {
+    while matches!(s.phase, Phase::Round { .. }) {
+        let legal = s.legal_actions();
+        match legal.as_slice() {
+            [only] if only.act == Act::Pass => {
+                let (n, e) = s.apply(only).expect("pass");
+                ev.extend(e);
+                s = n;
+            }
+            _ => break,
+        }
+    }
+    s
+}
+
+pub fn act_ev(s: &State, seat: Seat, act: Act) -> (State, Vec<Event>) {
+    let s = auto(s.clone(), &mut Vec::new());
     match s.apply(&Action {
         seat,
         act: act.clone(),
     }) {
-        Ok((n, _)) => n,
+        Ok((n, mut ev)) => {
+            let n = auto(n, &mut ev);
+            (n, ev)
+        }
         Err(v) => panic!(
             "{seat}:{act:?} refused: {v}; phase {:?} actor {:?}",
             s.phase,
@@ -106,8 +126,8 @@ pub fn act(s: &State, seat: Seat, act: Act) -> State {
     }
 }
 
-pub fn act_ev(s: &State, seat: Seat, act: Act) -> (State, Vec<Event>) {
-    s.apply(&Action { seat, act }).expect("accepted")
+pub fn act(s: &State, seat: Seat, act: Act) -> State {
+    act_ev(s, seat, act).0
 }
 
 pub fn play(s: &State, seat: Seat, card: CardId, target: Option<Seat>) -> State {
