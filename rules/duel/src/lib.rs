@@ -3,6 +3,21 @@
 //!
 //! Shape: [`from_setup`] → [`State`]; [`Duel`] implements [`rules_core::Game`] (`legal_actions`,
 //! `apply`, `prompt`); [`player_view`] hides what a seat may not see. See docs/duel.md.
+//!
+//! ```
+//! use duel::{from_setup, parse_deck, Action, Catalogue, Duel, Profile, Setup, DEMO_DECKS};
+//! use rules_core::Game;
+//! use std::sync::Arc;
+//!
+//! let cat = Arc::new(Catalogue::demo());
+//! let decks = DEMO_DECKS.map(|(origin, text)| parse_deck(origin, text, &cat, &Profile::default(), None).unwrap().main);
+//! let setup = Setup { names: ["甲".into(), "乙".into()], decks, seed: 7, first: Some(0), shuffle: true };
+//! let state = from_setup(cat, Profile::default(), &setup).unwrap();
+//! assert!(Duel::legal_actions(&state).contains(&Action::Keep));
+//! let (state, _events) = Duel::apply(&state, &Action::Keep).unwrap();
+//! assert_eq!(Duel::prompt(&state).actor.as_deref(), Some("乙"));
+//! assert!(Duel::apply(&state, &Action::Pass).is_err(), "no passing during the mulligan");
+//! ```
 
 pub mod action;
 pub mod catalogue;
