@@ -64,9 +64,9 @@ pub fn from_front_line(
     others: &[[f64; 2]],
     cols: u8,
 ) -> Result<Calibration, VisionError> {
-    if fronts.len() < 2 {
+    if fronts.is_empty() {
         return Ok(Calibration::None {
-            reason: format!("{} front-line card(s) visible, need 2", fronts.len()),
+            reason: "no front-line card visible".into(),
         });
     }
     let mut fronts: Vec<&[[f64; 2]; 4]> = fronts.iter().collect();
@@ -105,28 +105,16 @@ pub fn from_front_line(
             reason: "front-line fit failed".into(),
         });
     };
-    // Shift columns so the leftmost card on the front row is column 0 when the row spans the grid,
-    // and never let any card fall off the left edge.
-    let front_cols: Vec<f64> = others
+    // Columns so far count from the leftmost front-line card seen, which may not be column 0 (its
+    // neighbours may be hidden under units). Cards fill the grid's width almost always, so shift the
+    // leftmost card seen on any row to column 0.
+    let all_cols: Vec<f64> = others
         .iter()
-        .chain(
-            fronts
-                .iter()
-                .map(|q| geometry::centroid(*q))
-                .collect::<Vec<_>>()
-                .iter(),
-        )
-        .map(|p| geometry::apply(&h, *p))
-        .filter(|mm| (mm[1] / PITCH_MM).floor() as i32 == 3)
-        .map(|mm| (mm[0] / PITCH_MM).floor())
+        .map(|p| (geometry::apply(&h, *p)[0] / PITCH_MM).floor())
         .collect();
-    let min_col = front_cols.iter().cloned().fold(f64::MAX, f64::min);
-    let max_col = front_cols.iter().cloned().fold(f64::MIN, f64::max);
-    let shift = if max_col - min_col + 1.0 >= cols as f64 || min_col < 0.0 {
-        -min_col
-    } else {
-        0.0
-    };
+    let min_col = all_cols.iter().cloned().fold(f64::MAX, f64::min);
+    let shift = if min_col.is_finite() { -min_col } else { 0.0 };
+    let _ = cols;
     let h = geometry::mul(&geometry::scale_translate(1.0, shift * PITCH_MM, 0.0), &h);
     Ok(Calibration::FrontLine {
         front_cards: fronts.len(),
@@ -136,4 +124,45 @@ pub fn from_front_line(
 
 pub fn to_table(h: &H3, p: [f64; 2]) -> [f64; 2] {
     geometry::apply(h, p)
+}
+
+/// Refines a grid fit with every named card: each card is assumed to lie centred on the cell it
+/// falls in, turned by a whole number of quarter turns, so its four corners are known in table mm.
+/// A least-squares fit over all of them averages out one card's corner noise and perspective.
+pub fn refine_with_cards(h: &H3, cards: &[[[f64; 2]; 4]], cols: u8) -> Result<H3, VisionError> {
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for quad in cards {
+        let c = geometry::apply(h, geometry::centroid(quad));
+        let (col, row) = ((c[0] / PITCH_MM).floor(), (c[1] / PITCH_MM).floor());
+        if col < 0.0 || row < 0.0 || col >= cols as f64 || row >= 7.0 {
+            continue;
+        }
+        let centre = MatLayout::cell_centre(col as u8, row as u8);
+        let top = geometry::apply(
+            h,
+            [
+                (quad[0][0] + quad[1][0]) / 2.0,
+                (quad[0][1] + quad[1][1]) / 2.0,
+            ],
+        );
+        let turns =
+            crate::types::Orientation::from_up_vector(top[0] - c[0], top[1] - c[1]).quarter_turns();
+        let (hw, hh) = (CARD_W_MM / 2.0, CARD_H_MM / 2.0);
+        for (k, local) in [[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]]
+            .iter()
+            .enumerate()
+        {
+            let (mut x, mut y) = (local[0], local[1]);
+            for _ in 0..turns {
+                // A quarter turn clockwise seen from above (x right, y away).
+                (x, y) = (y, -x);
+            }
+            src.push(quad[k]);
+            dst.push([centre[0] + x, centre[1] + y]);
+        }
+    }
+    if src.len() < 12 {
+        return Ok(*h);
+    }
+    Ok(geometry::homography(&src, &dst, true)?.unwrap_or(*h))
 }

@@ -22,11 +22,11 @@ pub const FACE_H: i32 = 1039;
 /// White margin outside the black frame.
 pub const MARGIN_MM: f64 = 2.0;
 /// Width of the black frame.
-pub const FRAME_MM: f64 = 3.0;
+pub const FRAME_MM: f64 = 4.0;
 /// Inset of the frame's inner edge (the "hole" the detector finds) from the card edge.
 pub const HOLE_INSET_MM: f64 = MARGIN_MM + FRAME_MM;
 /// White gap between the frame and the content, so content never touches the frame.
-pub const GAP_MM: f64 = 2.5;
+pub const GAP_MM: f64 = 4.0;
 
 fn px(mm: f64) -> i32 {
     (mm * PX_PER_MM).round() as i32
@@ -301,15 +301,15 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
         white,
     )?;
     // Picture of our own making.
-    let pic = Rect::new(c0, c0 + 160, cw, 400);
+    let pic = Rect::new(c0, c0 + 160, cw, 340);
     draw_picture(&mut img, pic, &card.id)?;
     // Numbers: big, in boxes of the faction colour.
-    let stat_y = c0 + 575;
+    let stat_y = c0 + 512;
     for (i, (name, value)) in stats.iter().enumerate() {
-        let x = c0 + i as i32 * 190;
+        let x = c0 + i as i32 * 172;
         imgproc::rectangle(
             &mut img,
-            Rect::new(x, stat_y, 175, 120),
+            Rect::new(x, stat_y, 160, 112),
             bgr(colour),
             6,
             8,
@@ -318,28 +318,28 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
         draw_text(
             &mut img,
             name,
-            (x + 10) as f32,
-            (stat_y + 80) as f32,
-            60.0,
+            (x + 8) as f32,
+            (stat_y + 76) as f32,
+            54.0,
             colour,
         )?;
         draw_text(
             &mut img,
             value,
-            (x + 85) as f32,
-            (stat_y + 100) as f32,
-            100.0,
+            (x + 70) as f32,
+            (stat_y + 94) as f32,
+            92.0,
             [0, 0, 0],
         )?;
     }
     // Bottom: big id on the left, pattern grid on the right.
-    let bottom = stat_y + 135;
+    let bottom = stat_y + 124;
     let bottom_h = FACE_H - c0 - bottom;
     draw_text(
         &mut img,
         &card.id,
         c0 as f32,
-        (bottom + 80) as f32,
+        (bottom + 70) as f32,
         72.0,
         [0, 0, 0],
     )?;
@@ -347,11 +347,11 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
         &mut img,
         "DEMO 演示卡",
         c0 as f32,
-        (bottom + 140) as f32,
+        (bottom + 122) as f32,
         34.0,
         [90, 90, 90],
     )?;
-    let grid = Rect::new(FACE_W - c0 - 230, bottom, 230, bottom_h);
+    let grid = Rect::new(FACE_W - c0 - 210, bottom, 210, bottom_h);
     match &card.kind {
         CardKind::Unit { range, .. } => draw_pattern(&mut img, grid, range, [40, 40, 210])?,
         CardKind::Resource { supply_range, .. } => {

@@ -12,9 +12,12 @@ use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub const FINE_W: i32 = 24;
-pub const FINE_H: i32 = 36;
+pub const FINE_H: i32 = 24;
 pub const COARSE_W: i32 = 8;
-pub const COARSE_H: i32 = 12;
+pub const COARSE_H: i32 = 8;
+/// The part of the hole compared: header and picture (the top 62 %). The lower part (numbers, id,
+/// pattern) looks alike on many cards and would only blur the difference between them.
+const COMPARED_FRACTION: f64 = 0.62;
 const SHORTLIST: usize = 8;
 
 /// Descriptors of one reference card (upright), kept in a file for enrolled cards.
@@ -67,7 +70,9 @@ fn resize(src: &Mat, w: i32, h: i32) -> Result<Mat, VisionError> {
 
 /// Descriptors of a hole patch (any size, upright, BGR).
 pub fn describe(patch: &Mat) -> Result<(Vec<f32>, Vec<f32>), VisionError> {
-    let fine = resize(patch, FINE_W, FINE_H)?;
+    let rows = (patch.rows() as f64 * COMPARED_FRACTION).round() as i32;
+    let top = Mat::roi(patch, Rect::new(0, 0, patch.cols(), rows))?.try_clone()?;
+    let fine = resize(&top, FINE_W, FINE_H)?;
     let coarse = resize(&fine, COARSE_W, COARSE_H)?;
     Ok((normalise(&coarse)?, normalise(&fine)?))
 }
@@ -146,13 +151,12 @@ impl ReferenceSet {
     }
 }
 
-/// Per-tile squared error (2×3 tiles) of two unit descriptors, scaled so a perfect match is 0 and
+/// Per-tile squared error (2×2 tiles) of two unit descriptors, scaled so a perfect match is 0 and
 /// an unrelated tile about 1.
 fn worst_tile_error(a: &[f32], b: &[f32]) -> f32 {
-    let (tw, th) = (FINE_W as usize / 2, FINE_H as usize / 3);
-    let n_tiles = 6.0;
+    let (tw, th) = (FINE_W as usize / 2, FINE_H as usize / 2);
     let mut worst: f32 = 0.0;
-    for ty in 0..3 {
+    for ty in 0..2 {
         for tx in 0..2 {
             let mut err = 0.0;
             let mut energy = 0.0;
@@ -165,7 +169,6 @@ fn worst_tile_error(a: &[f32], b: &[f32]) -> f32 {
                     }
                 }
             }
-            let _ = n_tiles;
             worst = worst.max(err / energy.max(1e-6));
         }
     }

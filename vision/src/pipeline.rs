@@ -112,6 +112,12 @@ impl Scanner {
             let covered = m.worst_tile > self.options.covered_tile_error;
             let margin = m.score - m.runner_up;
             let named = m.score >= self.options.min_score && margin >= self.options.min_margin;
+            if std::env::var("ARBITER_DEBUG").is_ok() {
+                eprintln!(
+                    "match {} score {:.3} runner {:.3} tile {:.3}",
+                    self.refs.refs[m.best].card, m.score, m.runner_up, m.worst_tile
+                );
+            }
             let confidence = if named {
                 (margin / 0.3).clamp(0.0, 1.0) * m.score.clamp(0.0, 1.0)
             } else {
@@ -143,7 +149,18 @@ impl Scanner {
                     .iter()
                     .map(|f| geometry::centroid(&f.corners))
                     .collect();
-                let c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
+                let mut c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
+                if let Calibration::FrontLine { homography, .. } = &mut c {
+                    let named: Vec<[[f64; 2]; 4]> = found
+                        .iter()
+                        .filter(|f| f.card.is_some())
+                        .map(|f| f.corners)
+                        .collect();
+                    for _ in 0..2 {
+                        *homography =
+                            calibrate::refine_with_cards(homography, &named, self.options.cols)?;
+                    }
+                }
                 (c, Some(MatLayout::blitz(self.options.cols)))
             }
         };
