@@ -31,6 +31,9 @@ pub struct DemoArgs {
     /// Print a JSON summary at the end.
     #[arg(long)]
     pub json: bool,
+    /// Wait this long between frames (a camera's pace; 0 replays as fast as possible).
+    #[arg(long, default_value_t = 0)]
+    pub frame_delay_ms: u64,
 }
 
 #[derive(clap::Args)]
@@ -100,6 +103,9 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
             break;
         }
         runner.poll(&mut feed);
+        if args.frame_delay_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(args.frame_delay_ms));
+        }
         for r in &runner.session.rulings[printed..] {
             let verdict = if r.accepted {
                 "ok".to_string()

@@ -3,3 +3,4 @@
 mod cli;
 mod duel;
 mod fof;
+mod live;

@@ -494,23 +494,7 @@ impl Session {
             .collect();
         if opts.is_empty() {
             let seat = self.state.actor().unwrap_or(0);
-            let refusal = self.declaring.iter().find_map(|&c| {
-                let any_target = self
-                    .state
-                    .placed
-                    .iter()
-                    .flatten()
-                    .find(|t| self.state.card_side(t.card) != self.state.card_side(c))?;
-                check_as(
-                    &self.state,
-                    seat,
-                    &Action::Attack {
-                        attackers: vec![c],
-                        target: any_target.card,
-                    },
-                )
-                .err()
-            });
+            let refusal = self.why_no_attack(seat);
             let why = match refusal {
                 Some(v) => {
                     self.rulings.push(Ruling {
@@ -531,6 +515,39 @@ impl Session {
             text,
             options: opts,
         });
+    }
+
+    /// Why the declared units can attack nothing: the most telling refusal (an enemy in range that
+    /// still cannot be attacked, e.g. for want of supply, before "out of range").
+    fn why_no_attack(&self, seat: PlayerId) -> Option<rules_core::Violation> {
+        let st = &self.state;
+        let mut refusals: Vec<rules_core::Violation> = Vec::new();
+        for &c in &self.declaring {
+            let enemy = st.card_side(c).map(|s| s.enemy());
+            for t in st
+                .placed
+                .iter()
+                .flatten()
+                .filter(|t| st.card_side(t.card) == enemy)
+            {
+                if let Err(v) = check_as(
+                    st,
+                    seat,
+                    &Action::Attack {
+                        attackers: vec![c],
+                        target: t.card,
+                    },
+                ) {
+                    refusals.push(v);
+                }
+            }
+        }
+        let out_of_range = |v: &rules_core::Violation| v.rule.to_string() == "攻防阶段规则 5";
+        refusals
+            .iter()
+            .find(|v| !out_of_range(v))
+            .or(refusals.first())
+            .cloned()
     }
 
     /// Once the table has been quiet for a while (or a button is pressed), a declared attack with a

@@ -127,16 +127,27 @@ pub fn beats(
             Err(_) if seen_on_table => {
                 // An illegal change is laid on the table, flagged, and taken back.
                 let mut wrong = before.clone();
-                if let (Action::Deploy { card, cell } | Action::PlaceFacility { card, cell }) =
-                    &action
-                {
-                    wrong.insert(
-                        state.id_of(*card).to_string(),
-                        CardPlace {
+                match &action {
+                    Action::Deploy { card, cell } | Action::PlaceFacility { card, cell } => {
+                        let place = CardPlace {
                             cell: (cell.col, cell.row),
                             tapped: false,
-                        },
-                    );
+                        };
+                        wrong.insert(state.id_of(*card).to_string(), place);
+                    }
+                    Action::Move { card, to } => {
+                        if let Some(p) = wrong.get_mut(state.id_of(*card)) {
+                            p.cell = (to.col, to.row);
+                        }
+                    }
+                    Action::Attack { attackers, .. } => {
+                        for a in attackers {
+                            if let Some(p) = wrong.get_mut(state.id_of(*a)) {
+                                p.tapped = true;
+                            }
+                        }
+                    }
+                    _ => {}
                 }
                 out.push(Beat::Table(wrong));
                 out.push(Beat::Table(before));

@@ -1,0 +1,82 @@
+//! Issue 4: the scripted demo through tracker → adapter → engine, and a game that survives a kill.
+
+use crate::cli::{arbiter, run};
+use std::process::Stdio;
+use std::time::Duration;
+
+#[test]
+fn issue_4_demo_recognises_the_script_and_ends_in_victory() {
+    let out = run(&["demo", "--headless", "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(summary["matches_script"], true, "{summary}");
+    assert_eq!(summary["outcome"]["rule"], "胜利条件 3");
+    assert!(summary["recognised_actions"].as_u64().unwrap() > 60);
+}
+
+#[test]
+fn issue_4_demo_flags_the_illegal_moves_and_shows_the_joint_attack_and_removal() {
+    let out = run(&["demo", "--headless"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ILLEGAL (部署阶段规则 2)"), "{text}");
+    assert!(text.contains("ILLEGAL (攻防阶段规则 4)"), "{text}");
+    assert!(text.contains("attack us-u01+us-u19 ss-u04"), "{text}");
+    assert!(text.contains("部署阶段规则 6"), "{text}");
+    assert!(text.contains("盟军获胜"), "{text}");
+}
+
+#[test]
+fn issue_4_a_killed_demo_resumes_with_no_committed_action_lost() {
+    let dir = std::env::temp_dir().join(format!("arbiter-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("game.jsonl");
+    let _ = std::fs::remove_file(&journal);
+    let mut child = arbiter()
+        .args(["demo", "--headless", "--frame-delay-ms", "3", "--journal"])
+        .arg(&journal)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start the demo");
+    // Kill it mid-game: once a few actions are in the journal (the machine may be slow to start it).
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let lines = std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines > 12 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("kill");
+    child.wait().unwrap();
+    let written = std::fs::read_to_string(&journal).expect("journal");
+    // A line cut off by the kill is not committed: count the complete ones.
+    let complete = |l: &&str| serde_json::from_str::<serde_json::Value>(l).is_ok();
+    let committed = written
+        .lines()
+        .skip(1)
+        .filter(complete)
+        .filter(|l| l.contains("\"Action\""))
+        .count();
+    assert!(
+        committed > 3,
+        "the demo got going before the kill ({committed} actions)"
+    );
+
+    let out = run(&["play", "--headless", "--resume", journal.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replayed = text.lines().filter(|l| l.contains(" → ok")).count();
+    assert_eq!(replayed, committed, "{text}");
+    assert!(!text.contains("ILLEGAL"), "{text}");
+}
