@@ -663,3 +663,60 @@ fn keyword_swarm_card_itself_may_go_next_to_a_shared_subtype() {
     let (s, _) = both_pass(&s);
     assert_eq!(s.find_unit(drillmaster), Some((1, 2)));
 }
+
+/// Cards carrying a keyword twice, to check that each instance works apart (glossary: 坚韧, 迎击).
+const TWICE: &str = r#"
+[[card]]
+id = "tough-twice"
+name = "双坚韧测试兵"
+en = "Twice-Tough Test Unit"
+faction = "qun"
+kind = "unit"
+cost = 1
+attack = 1
+health = 9
+keywords = ["坚韧 1", "坚韧 2"]
+
+[[card]]
+id = "intercept-twice"
+name = "双迎击测试兵"
+en = "Twice-Intercept Test Unit"
+faction = "qun"
+kind = "unit"
+cost = 1
+attack = 1
+health = 9
+keywords = ["迎击 1", "迎击 2"]
+"#;
+
+fn twice_catalogue() -> std::sync::Arc<Catalogue> {
+    let text = format!("{}{TWICE}", super::SEED_EXAMPLES);
+    std::sync::Arc::new(Catalogue::parse("twice", &text).expect("fixture"))
+}
+
+#[test]
+fn keyword_tough_several_instances_each_prevent() {
+    let mut s = table_with(twice_catalogue(), &[], &[], "x-land");
+    let rider = unit(&mut s, 0, "pozhu77", 0);
+    let tough = unit(&mut s, 1, "tough-twice", 0);
+    s.phase = Phase::Combat;
+    let (s, _) = act(&s, Action::Attack { unit: rider });
+    let (s, _) = both_pass(&s);
+    // 7 武力 against 9 remaining health: no 破竹 choice; 7 - 1 - 2 = 4 marked.
+    assert_eq!(s.unit(tough).unwrap().damage, 4);
+}
+
+#[test]
+fn keyword_intercept_several_instances_trigger_separately() {
+    let mut s = table_with(twice_catalogue(), &[], &[], "x-land");
+    unit(&mut s, 1, "intercept-twice", 2);
+    let dz = hand(&mut s, 0, "pozhu77");
+    lands(&mut s, 0, "x-land", 6);
+    let (s, _) = act(&s, play(dz, Some(2), None));
+    let (mut s, _) = both_pass(&s);
+    assert_eq!(s.stack.len(), 2, "two 迎击 triggers");
+    while !s.stack.is_empty() {
+        s = both_pass(&s).0;
+    }
+    assert_eq!(s.unit(dz).unwrap().damage, 3);
+}

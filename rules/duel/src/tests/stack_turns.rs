@@ -348,9 +348,9 @@ fn support_must_reach_the_requirement_and_cost_taps_territories() {
         2,
         "cost 4 tapped four territories"
     );
-    let mut poor = s.clone();
-    poor.players[0].territories.truncate(0);
+    let mut poor = table(&[], &[]);
     lands(&mut poor, 0, "wei-land", 2);
+    let heavy = hand(&mut poor, 0, "wei-04");
     let v = refused(&poor, play(heavy, Some(0), None));
     assert!(rule_of(&v).contains("费用"), "{v}");
 }
