@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
-exec ./target/release/arbiter blitz replay models/scenarios/blitz/demo-2p.toml "$@"
+# Opens the panel when a display is present; prints each recognised action and ruling otherwise.
+exec ./target/release/arbiter demo "$@"
