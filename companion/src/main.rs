@@ -3,6 +3,7 @@
 mod blitz_cli;
 mod duel_cli;
 mod fof_cli;
+mod fof_panel;
 mod live;
 mod live_cli;
 mod message_cli;
