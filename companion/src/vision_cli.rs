@@ -1,9 +1,10 @@
-//! `arbiter print|scan|enroll|eval-vision`: printable cards and mats, scanning images, enrolling
-//! real cards and measuring the pipeline on synthetic scenes.
+//! `arbiter print|scan|enroll|eval-vision|render-scene`: printable cards and mats, scanning images,
+//! enrolling real cards and measuring the pipeline on synthetic scenes.
 
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use vision::identify::ReferenceSet;
 use vision::mats::MatLayout;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -21,12 +22,94 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Find, identify and place the cards in images (files or folders); one JSON line per image.
+    Scan {
+        #[arg(long, value_enum)]
+        game: GameName,
+        /// Use the ArUco mat to calibrate (otherwise the grid is fitted from the front-line cards).
+        #[arg(long)]
+        mat: bool,
+        /// Players (2: 4 columns, 4: 5 columns) when fitting without a mat.
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// Extra references from `arbiter enroll`.
+        #[arg(long)]
+        refs: Option<PathBuf>,
+        /// Print JSON (the default output is a short table).
+        #[arg(long)]
+        json: bool,
+        #[arg(required = true)]
+        images: Vec<PathBuf>,
+    },
+    /// Add your own printed card to a reference file from a photo of it lying upright.
+    Enroll {
+        #[arg(long, value_enum)]
+        game: GameName,
+        /// Catalogue id of the card in the image.
+        #[arg(long)]
+        id: String,
+        /// Reference file to add to (created if missing).
+        #[arg(long, default_value = "models/vision/enrolled.json")]
+        refs: PathBuf,
+        image: PathBuf,
+    },
+    /// Render N synthetic scenes from seed S, scan them and report accuracy and speed.
+    EvalVision {
+        #[arg(long, value_enum)]
+        game: GameName,
+        #[arg(long, default_value_t = 100)]
+        scenes: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+        /// Also write failure crops, an accuracy chart and summary.json here.
+        #[arg(long)]
+        report: Option<PathBuf>,
+    },
+    /// Render one synthetic scene (image + ground-truth JSON) from a seed.
+    RenderScene {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Print { game, out } => print(game, out),
+        Command::Scan {
+            game,
+            mat,
+            players,
+            refs,
+            json,
+            images,
+        } => scan(game, mat, players, refs, json, images),
+        Command::Enroll {
+            game,
+            id,
+            refs,
+            image,
+        } => enroll(game, id, refs, image),
+        Command::EvalVision {
+            game,
+            scenes,
+            seed,
+            json,
+            report,
+        } => eval(game, scenes, seed, json, report),
+        Command::RenderScene { seed, out } => render_scene(seed, out),
     }
+}
+
+fn blitz_only(game: GameName) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        game == GameName::Blitz,
+        "only --game blitz has printable demo faces and a reference set so far"
+    );
+    Ok(())
 }
 
 fn print(game: GameName, out: PathBuf) -> anyhow::Result<ExitCode> {
@@ -41,5 +124,165 @@ fn print(game: GameName, out: PathBuf) -> anyhow::Result<ExitCode> {
     let written = vision::sheets::write_print_set(&cards, &mats, &out)
         .with_context(|| format!("writing print set to {}", out.display()))?;
     println!("wrote {} files to {}", written.len(), out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn scanner(mat: bool, players: u8, refs: Option<PathBuf>) -> anyhow::Result<vision::Scanner> {
+    let cat = blitz::catalogue::Catalogue::demo();
+    let mut set = ReferenceSet::from_catalogue(&cat.cards)?;
+    if let Some(path) = refs {
+        set.refs.extend(ReferenceSet::load(&path)?.refs);
+    }
+    let options = vision::ScannerOptions {
+        use_mat: mat,
+        cols: if players >= 4 { 5 } else { 4 },
+        ..Default::default()
+    };
+    Ok(vision::Scanner::with_refs(&cat, set, options))
+}
+
+fn scan(
+    game: GameName,
+    mat: bool,
+    players: u8,
+    refs: Option<PathBuf>,
+    json: bool,
+    images: Vec<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    blitz_only(game)?;
+    let scanner = scanner(mat, players, refs)?;
+    let mut source = vision::source::ImageFiles::new(&images)?;
+    use vision::source::FrameSource;
+    while let Some(frame) = source.next_frame()? {
+        let obs = scanner.scan(&frame.image, frame.index)?;
+        if json {
+            let line = serde_json::json!({ "image": frame.origin, "observation": obs });
+            println!("{line}");
+        } else {
+            println!(
+                "{}: {} cards, calibration {:?}, {:.1} ms",
+                frame.origin,
+                obs.cards.len(),
+                method(&obs.calibration),
+                obs.timings.total_ms
+            );
+            for c in &obs.cards {
+                println!(
+                    "  {:<10} {:?} cell {:?} covered {} confidence {:.2}",
+                    c.card.as_deref().unwrap_or("unknown"),
+                    c.orientation,
+                    c.cell,
+                    c.covered,
+                    c.confidence
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn method(c: &vision::Calibration) -> &'static str {
+    match c {
+        vision::Calibration::Mat { .. } => "mat",
+        vision::Calibration::FrontLine { .. } => "front line",
+        vision::Calibration::None { .. } => "none",
+    }
+}
+
+fn enroll(game: GameName, id: String, refs: PathBuf, image: PathBuf) -> anyhow::Result<ExitCode> {
+    blitz_only(game)?;
+    let cat = blitz::catalogue::Catalogue::demo();
+    anyhow::ensure!(
+        cat.get(&id).is_some(),
+        "{id}: not a card id of the Blitz catalogue"
+    );
+    let img = vision::pipeline::read_image(&image)?;
+    let mut enrolled = if refs.exists() {
+        ReferenceSet::load(&refs)?
+    } else {
+        ReferenceSet::default()
+    };
+    let mut known = ReferenceSet::from_catalogue(&cat.cards)?;
+    known.refs.extend(enrolled.refs.iter().cloned());
+    let (reference, similar) =
+        vision::identify::enroll(&img, &id, &known).with_context(|| image.display().to_string())?;
+    if let Some((other, score)) = similar {
+        eprintln!(
+            "warning: {} looks like {other} (score {score:.2}); the scanner may confuse them",
+            image.display()
+        );
+    }
+    enrolled.refs.push(reference);
+    if let Some(dir) = refs.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    enrolled.save(&refs)?;
+    println!(
+        "enrolled {id} into {} ({} references)",
+        refs.display(),
+        enrolled.refs.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval(
+    game: GameName,
+    scenes: usize,
+    seed: u64,
+    json: bool,
+    report: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    blitz_only(game)?;
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = vision::scene::SceneRenderer::new(&cat)?;
+    let scanner = vision::Scanner::new(&cat, Default::default())?;
+    let (s, _) =
+        vision::report::evaluate(&renderer, &scanner, seed, scenes, report.as_deref(), true)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    } else {
+        let pct = |x: f64| format!("{:.2} %", x * 100.0);
+        println!(
+            "scenes {} (seeds {}..{}), {} visible cards, {:.1} cards a frame",
+            s.scenes,
+            seed,
+            seed + scenes as u64,
+            s.visible_cards,
+            s.cards_per_frame
+        );
+        println!("identity accuracy     {}", pct(s.identity_accuracy));
+        println!("wrong but confident   {}", pct(s.wrong_confident_rate));
+        println!("abstain (unknown)     {}", pct(s.abstain_rate));
+        println!("missed (not found)    {}", pct(s.missed_rate));
+        println!("orientation accuracy  {}", pct(s.orientation_accuracy));
+        println!("cell accuracy         {}", pct(s.cell_accuracy));
+        println!("whole board exact     {}", pct(s.whole_board_exact));
+        for (name, st) in [
+            ("total", &s.total),
+            ("calibrate", &s.calibrate),
+            ("detect", &s.detect),
+            ("identify", &s.identify),
+            ("assign", &s.assign),
+        ] {
+            println!(
+                "ms/frame {name:<10} median {:.2}  p95 {:.2}",
+                st.median_ms, st.p95_ms
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn render_scene(seed: u64, out: PathBuf) -> anyhow::Result<ExitCode> {
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = vision::scene::SceneRenderer::new(&cat)?;
+    let scene = renderer.render(seed, &Default::default())?;
+    std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
+    let image = out.join(format!("scene-{seed}.png"));
+    vision::sheets::write_png(&image, &scene.image)?;
+    let truth = out.join(format!("scene-{seed}.json"));
+    std::fs::write(&truth, serde_json::to_string_pretty(&scene.truth)?)
+        .with_context(|| truth.display().to_string())?;
+    println!("wrote {} and {}", image.display(), truth.display());
     Ok(ExitCode::SUCCESS)
 }

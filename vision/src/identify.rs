@@ -236,3 +236,59 @@ pub fn card_corners(
     let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|p| geometry::apply(&hm, p));
     Ok(Some((corners, hm)))
 }
+
+/// Descriptors of a card laid upright (top away from the camera) in `image`: the largest frame hole.
+/// Returns the reference and, if it looks like a card already known, that card and its score.
+pub fn enroll(
+    image: &Mat,
+    card: &str,
+    known: &ReferenceSet,
+) -> Result<(Reference, Option<(String, f32)>), VisionError> {
+    let mut gray = Mat::default();
+    imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+    let holes = crate::detect::find_holes(&gray, &crate::detect::DetectOptions::default())?;
+    let hole = holes
+        .first()
+        .ok_or_else(|| VisionError::Other("no card frame found in the image".into()))?;
+    let rolls = hole_patches(image, &hole.points)?;
+    // The roll whose top edge points up in the image.
+    let c = geometry::centroid(&hole.points);
+    let roll = (0..4)
+        .max_by(|&a, &b| {
+            let up = |r: usize| c[1] - (hole.points[r][1] + hole.points[(r + 1) % 4][1]) / 2.0;
+            up(a).total_cmp(&up(b))
+        })
+        .unwrap_or(0);
+    let (coarse, fine) = rolls[roll].clone();
+    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+    let similar = known
+        .refs
+        .iter()
+        .filter(|r| r.card != card)
+        .map(|r| (r.card.clone(), dot(&r.fine, &fine)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .filter(|(_, s)| *s > 0.8);
+    Ok((
+        Reference {
+            card: card.to_string(),
+            coarse,
+            fine,
+        },
+        similar,
+    ))
+}
+
+impl ReferenceSet {
+    pub fn load(path: &std::path::Path) -> Result<ReferenceSet, VisionError> {
+        let text = std::fs::read_to_string(path).map_err(|e| VisionError::io(path, e))?;
+        serde_json::from_str(&text).map_err(|e| VisionError::Data {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })
+    }
+
+    pub fn save(&self, path: &std::path::Path) -> Result<(), VisionError> {
+        let text = serde_json::to_string(self).map_err(|e| VisionError::Other(e.to_string()))?;
+        std::fs::write(path, text).map_err(|e| VisionError::io(path, e))
+    }
+}

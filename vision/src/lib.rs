@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod identify;
 pub mod mats;
 pub mod pipeline;
+pub mod report;
 pub mod scene;
 pub mod sheets;
 pub mod source;

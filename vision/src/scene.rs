@@ -160,7 +160,7 @@ impl SceneRenderer {
             },
             glare_strength: rng.random_range(40.0..140.0),
             motion_blur_px: if rng.random_bool(0.3) {
-                rng.random_range(1.0..5.0)
+                rng.random_range(1.0..4.5)
             } else {
                 0.0
             },
@@ -751,7 +751,8 @@ fn degrade(img: &mut Mat, rng: &mut ChaCha8Rng, p: &SceneParams) -> Result<(), V
         }
     }
     if p.motion_blur_px >= 1.0 {
-        let len = p.motion_blur_px.round() as i32 * 2 + 1;
+        // An odd kernel about as long as the smear.
+        let len = (p.motion_blur_px.round() as i32) | 1;
         let mut kernel =
             Mat::new_rows_cols_with_default(len, len, opencv::core::CV_32FC1, Scalar::all(0.0))?;
         let a: f64 = rng.random_range(0.0..std::f64::consts::PI);
