@@ -240,3 +240,20 @@ fn a_unit_on_its_own_bunker_gets_the_bonus_and_an_enemy_on_it_does_not() {
     let events = t.ok("attack us-u02 ss-u02");
     assert_eq!(attacked(&events), (5, 6, false));
 }
+
+#[test]
+fn rule_3_only_enemy_units_may_be_attacked_not_your_own_tapped_ones() {
+    let mut t = fixture();
+    t.ok("done");
+    t.ok("attack us-u02 ss-u02");
+    t.refused("attack us-u04 us-u02", "攻防阶段");
+}
+
+#[test]
+fn rule_6_a_unit_that_survives_stays_on_the_board() {
+    let mut t = fixture();
+    t.ok("done");
+    t.ok("attack us-u02 ss-u02");
+    assert!(!t.in_discard("ss-u02"));
+    assert_eq!(t.cell_of("ss-u02").as_deref(), Some("B5"));
+}

@@ -293,3 +293,15 @@ fn allied_player_starts_round_one_even_from_the_second_seat() {
     let t = Table::with(&[Faction::Ss, Faction::Us], &[SS, US], Profile::default());
     assert_eq!(t.faction_to_act(), Faction::Us);
 }
+
+#[test]
+fn end_condition_4_a_victory_condition_ends_the_game_at_once() {
+    let mut t = rifles_destroyed_in_round_one();
+    t.pass_to(Step::Over);
+    assert_eq!(
+        t.state.round, 2,
+        "the game ends in the settlement of round 2, not later"
+    );
+    assert!(blitz::legal_actions(&t.state).is_empty());
+    t.refused("done", "游戏结束");
+}
