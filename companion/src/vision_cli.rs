@@ -131,7 +131,7 @@ fn scanner(mat: bool, players: u8, refs: Option<PathBuf>) -> anyhow::Result<visi
     let cat = blitz::catalogue::Catalogue::demo();
     let mut set = ReferenceSet::from_catalogue(&cat.cards)?;
     if let Some(path) = refs {
-        set.refs.extend(ReferenceSet::load(&path)?.refs);
+        set.extend(ReferenceSet::load(&path)?.refs);
     }
     let options = vision::ScannerOptions {
         use_mat: mat,
@@ -203,7 +203,7 @@ fn enroll(game: GameName, id: String, refs: PathBuf, image: PathBuf) -> anyhow::
         ReferenceSet::default()
     };
     let mut known = ReferenceSet::from_catalogue(&cat.cards)?;
-    known.refs.extend(enrolled.refs.iter().cloned());
+    known.extend(enrolled.refs.clone());
     let (reference, similar) =
         vision::identify::enroll(&img, &id, &known).with_context(|| image.display().to_string())?;
     if let Some((other, score)) = similar {

@@ -1,6 +1,6 @@
-//! Identification against reference faces. Stage one compares a tiny colour thumbnail (8×12) against
+//! Identification against reference faces. Stage one compares a tiny colour thumbnail (8×8) against
 //! every reference in all four rotations and keeps a shortlist; stage two compares a finer patch
-//! (24×36, colour) of the shortlist. A card is named only when the winner clearly beats the best other
+//! (24×24, colour) of the shortlist; the rotation is then settled on the raw faces. A card is named only when the winner clearly beats the best other
 //! card; otherwise it is reported unknown.
 
 use crate::face::{hole_rect, FACE_H, FACE_W};
@@ -31,6 +31,19 @@ pub struct Reference {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ReferenceSet {
     pub refs: Vec<Reference>,
+    /// The look all faces share (frame, header layout, number boxes), taken out before comparing so
+    /// the scores measure what tells cards apart. Filled by [`ReferenceSet::prepare`].
+    #[serde(skip)]
+    mean: Option<(Vec<f32>, Vec<f32>)>,
+    #[serde(skip)]
+    whitened: Vec<(Vec<f32>, Vec<f32>)>,
+}
+
+fn minus_mean(v: &[f32], mean: &[f32]) -> Vec<f32> {
+    let mut out: Vec<f32> = v.iter().zip(mean).map(|(a, m)| a - m).collect();
+    let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    out.iter_mut().for_each(|x| *x /= norm);
+    out
 }
 
 /// What the matcher decided for one quad.
@@ -101,7 +114,62 @@ impl ReferenceSet {
                 fine,
             });
         }
-        Ok(ReferenceSet { refs })
+        let mut set = ReferenceSet {
+            refs,
+            ..Default::default()
+        };
+        set.prepare();
+        Ok(set)
+    }
+
+    /// Computes the shared look from the current references (call after adding references).
+    pub fn prepare(&mut self) {
+        if self.refs.is_empty() {
+            return;
+        }
+        let mean = |f: &dyn Fn(&Reference) -> &Vec<f32>| {
+            let n = f(&self.refs[0]).len();
+            let mut m = vec![0.0f32; n];
+            for r in &self.refs {
+                m.iter_mut()
+                    .zip(f(r))
+                    .for_each(|(a, b)| *a += b / self.refs.len() as f32);
+            }
+            m
+        };
+        let mean = self
+            .mean
+            .clone()
+            .unwrap_or_else(|| (mean(&|r| &r.coarse), mean(&|r| &r.fine)));
+        self.whitened = self
+            .refs
+            .iter()
+            .map(|r| (minus_mean(&r.coarse, &mean.0), minus_mean(&r.fine, &mean.1)))
+            .collect();
+        self.mean = Some(mean);
+    }
+
+    /// The most similar reference to a fine descriptor other than `exclude`, with its score.
+    pub fn closest(&self, fine: &[f32], exclude: &str) -> Option<(String, f32)> {
+        let (_, mean_f) = self.mean.as_ref()?;
+        let obs = minus_mean(fine, mean_f);
+        self.refs
+            .iter()
+            .zip(&self.whitened)
+            .filter(|(r, _)| r.card != exclude)
+            .map(|(r, w)| {
+                (
+                    r.card.clone(),
+                    w.1.iter().zip(&obs).map(|(a, b)| a * b).sum::<f32>(),
+                )
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// Adds references (enrolled cards) keeping the shared look of the existing set.
+    pub fn extend(&mut self, more: Vec<Reference>) {
+        self.refs.extend(more);
+        self.prepare();
     }
 
     pub fn from_catalogue(
@@ -116,31 +184,45 @@ impl ReferenceSet {
 
     /// Compares the patches seen for one hole (one per roll) against every reference.
     pub fn best_match(&self, rolls: &[(Vec<f32>, Vec<f32>); 4]) -> Option<Match> {
-        if self.refs.is_empty() {
+        let (mean_c, mean_f) = self.mean.as_ref()?;
+        if self.whitened.len() != self.refs.len() || self.refs.is_empty() {
             return None;
         }
         let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let raw = rolls;
+        let rolls: Vec<(Vec<f32>, Vec<f32>)> = rolls
+            .iter()
+            .map(|(c, f)| (minus_mean(c, mean_c), minus_mean(f, mean_f)))
+            .collect();
         let mut coarse: Vec<(f32, usize, usize)> = Vec::with_capacity(self.refs.len() * 4);
-        for (i, r) in self.refs.iter().enumerate() {
+        for (i, r) in self.whitened.iter().enumerate() {
             for (roll, obs) in rolls.iter().enumerate() {
-                coarse.push((dot(&r.coarse, &obs.0), i, roll));
+                coarse.push((dot(&r.0, &obs.0), i, roll));
             }
         }
         coarse.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut fine: Vec<(f32, usize, usize)> = coarse
             .iter()
             .take(SHORTLIST)
-            .map(|&(_, i, roll)| (dot(&self.refs[i].fine, &rolls[roll].1), i, roll))
+            .map(|&(_, i, roll)| (dot(&self.whitened[i].1, &rolls[roll].1), i, roll))
             .collect();
         fine.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let (score, best, roll) = fine[0];
+        let (score, best, _) = fine[0];
+        // The rotation from the raw faces: the layout every card shares shows which way is up far
+        // better than the whitened residue does.
+        let roll = (0..4)
+            .max_by(|&a, &b| {
+                dot(&self.refs[best].fine, &raw[a].1)
+                    .total_cmp(&dot(&self.refs[best].fine, &raw[b].1))
+            })
+            .unwrap_or(0);
         let best_id = &self.refs[best].card;
         let runner_up = fine
             .iter()
             .find(|f| &self.refs[f.1].card != best_id)
             .map(|f| f.0)
             .unwrap_or(-1.0);
-        let worst_tile = worst_tile_error(&self.refs[best].fine, &rolls[roll].1);
+        let worst_tile = worst_tile_error(&self.whitened[best].1, &rolls[roll].1);
         Some(Match {
             best,
             roll,
@@ -260,14 +342,7 @@ pub fn enroll(
         })
         .unwrap_or(0);
     let (coarse, fine) = rolls[roll].clone();
-    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
-    let similar = known
-        .refs
-        .iter()
-        .filter(|r| r.card != card)
-        .map(|r| (r.card.clone(), dot(&r.fine, &fine)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .filter(|(_, s)| *s > 0.8);
+    let similar = known.closest(&fine, card).filter(|(_, s)| *s > 0.6);
     Ok((
         Reference {
             card: card.to_string(),

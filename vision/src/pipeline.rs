@@ -34,8 +34,8 @@ impl Default for ScannerOptions {
         ScannerOptions {
             use_mat: true,
             cols: 4,
-            min_score: 0.5,
-            min_margin: 0.06,
+            min_score: 0.0,
+            min_margin: 0.08,
             covered_tile_error: 0.9,
             detect: DetectOptions::default(),
         }
@@ -118,8 +118,9 @@ impl Scanner {
                     self.refs.refs[m.best].card, m.score, m.runner_up, m.worst_tile
                 );
             }
+            // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
             let confidence = if named {
-                (margin / 0.3).clamp(0.0, 1.0) * m.score.clamp(0.0, 1.0)
+                (margin / 0.25).clamp(0.0, 1.0)
             } else {
                 0.0
             };
