@@ -4,3 +4,4 @@ mod cli;
 mod duel;
 mod fof;
 mod live;
+mod message;

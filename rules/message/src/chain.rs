@@ -223,11 +223,17 @@ pub fn rule_chain(cat: Arc<Catalogue>, req: &ChainRequest) -> Result<Ruling, Cha
                 ) {
                     continue;
                 }
-                let (text, rule) = describe(s, e);
-                steps.push(ChainStep { text, rule });
+                let (mut text, rule) = describe(s, e);
                 if let Event::Received { seat, forced, .. } = e {
+                    // The ruling does not know the card: say only who takes it.
+                    let n = seat + 1;
+                    text = Text::new(
+                        format!("玩家{n}获得情报"),
+                        format!("player {n} receives the intelligence"),
+                    );
                     got = Some((*seat, forced.clone()));
                 }
+                steps.push(ChainStep { text, rule });
             }
             got
         };

@@ -9,6 +9,7 @@ pub mod describe;
 mod flow;
 pub mod profile;
 pub mod rules;
+pub mod selfplay;
 pub mod state;
 pub mod view;
 

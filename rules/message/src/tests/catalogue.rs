@@ -23,11 +23,32 @@ fn shipped_deck_has_the_seed_cards_and_the_assumed_ones() {
         (Kind::Burn, Method::Secret, [2, 2, 3]),
         (Kind::Swap, Method::Text, [3, 3, 2]),
     ] {
-        let of = |col| cards.iter().filter(|x| x.kind == kind && x.colour == col).count();
-        assert_eq!([of(Colour::Red), of(Colour::Blue), of(Colour::Black)], rgb, "{kind:?}");
-        assert!(cards.iter().filter(|x| x.kind == kind).all(|x| x.method == method), "{kind:?}");
-        let seed_card = matches!(kind, Kind::Lock | Kind::Lure | Kind::Intercept | Kind::Return | Kind::Decode);
-        assert!(cards.iter().filter(|x| x.kind == kind).all(|x| x.assumed != seed_card));
+        let of = |col| {
+            cards
+                .iter()
+                .filter(|x| x.kind == kind && x.colour == col)
+                .count()
+        };
+        assert_eq!(
+            [of(Colour::Red), of(Colour::Blue), of(Colour::Black)],
+            rgb,
+            "{kind:?}"
+        );
+        assert!(
+            cards
+                .iter()
+                .filter(|x| x.kind == kind)
+                .all(|x| x.method == method),
+            "{kind:?}"
+        );
+        let seed_card = matches!(
+            kind,
+            Kind::Lock | Kind::Lure | Kind::Intercept | Kind::Return | Kind::Decode
+        );
+        assert!(cards
+            .iter()
+            .filter(|x| x.kind == kind)
+            .all(|x| x.assumed != seed_card));
     }
 }
 
@@ -36,8 +57,26 @@ fn shipped_characters_are_demo_with_every_skill_and_mission_kind() {
     let c = cat();
     assert_eq!(c.characters.len(), 18);
     assert!(c.characters.iter().all(|x| x.demo));
-    let skills: Vec<String> = c.characters.iter().flat_map(|x| x.skills.iter().map(|s| format!("{s:?}").split([' ', '{']).next().unwrap().to_string())).collect();
-    for k in ["ExtraDraw", "LockImmune", "LureImmune", "DrawOnBlack", "DeathDraw"] {
+    let skills: Vec<String> = c
+        .characters
+        .iter()
+        .flat_map(|x| {
+            x.skills.iter().map(|s| {
+                format!("{s:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+        })
+        .collect();
+    for k in [
+        "ExtraDraw",
+        "LockImmune",
+        "LureImmune",
+        "DrawOnBlack",
+        "DeathDraw",
+    ] {
         assert!(skills.iter().any(|s| s == k), "{k} unused");
     }
     let has = |f: fn(&Mission) -> bool| c.characters.iter().any(|x| f(&x.mission));
@@ -54,7 +93,13 @@ fn shipped_identity_table_is_the_seeds() {
     let rows: Vec<(usize, [u8; 3], Option<[u8; 3]>)> = c
         .identities
         .iter()
-        .map(|r| (r.players, [r.standard.lurker, r.standard.bureau, r.standard.neutral], r.optional.map(|o| [o.lurker, o.bureau, o.neutral])))
+        .map(|r| {
+            (
+                r.players,
+                [r.standard.lurker, r.standard.bureau, r.standard.neutral],
+                r.optional.map(|o| [o.lurker, o.bureau, o.neutral]),
+            )
+        })
         .collect();
     assert_eq!(
         rows,
@@ -75,7 +120,8 @@ fn shipped_profile_is_the_documented_default() {
     let p = parse_profile("profile.toml", PROFILE_TOML).unwrap();
     assert_eq!(p, Profile::default());
     assert!(p.death_before_win);
-    let err = parse_profile("p.toml", "[message]\ndeath_before_win = true\nblitz = 1\n").unwrap_err();
+    let err =
+        parse_profile("p.toml", "[message]\ndeath_before_win = true\nblitz = 1\n").unwrap_err();
     assert!(err.to_string().starts_with("p.toml:"), "{err}");
 }
 
@@ -85,7 +131,11 @@ fn a_window_a_card_does_not_support_names_line_and_field() {
     let err = parse_deck("deck.toml", &bad).unwrap_err();
     assert_eq!(err.field.as_deref(), Some("kind[2].windows"), "{err}");
     let line = err.line.unwrap();
-    assert!(bad.lines().nth(line - 1).unwrap().contains("[[kind]]") || bad.lines().nth(line).unwrap().contains("intercept"), "{err}");
+    assert!(
+        bad.lines().nth(line - 1).unwrap().contains("[[kind]]")
+            || bad.lines().nth(line).unwrap().contains("intercept"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -97,9 +147,16 @@ fn a_deck_that_is_not_81_cards_is_refused() {
 
 #[test]
 fn a_probe_without_its_answers_is_refused_with_its_line() {
-    let bad = DECK_TOML.replacen("probe = { lurker = \"draw\", bureau = \"discard\", neutral = \"say\" }\n", "", 1);
+    let bad = DECK_TOML.replacen(
+        "probe = { lurker = \"draw\", bureau = \"discard\", neutral = \"say\" }\n",
+        "",
+        1,
+    );
     let err = parse_deck("deck.toml", &bad).unwrap_err();
-    assert!(err.field.as_deref().is_some_and(|f| f.ends_with(".probe")), "{err}");
+    assert!(
+        err.field.as_deref().is_some_and(|f| f.ends_with(".probe")),
+        "{err}"
+    );
     assert!(err.line.is_some());
 }
 
@@ -115,7 +172,11 @@ fn character_errors_name_the_entry() {
     let dup = CHARACTERS_TOML.replacen("id = \"demo-02\"", "id = \"demo-01\"", 1);
     let err = parse_characters("c.toml", &dup).unwrap_err();
     assert_eq!(err.field.as_deref(), Some("character[1].id"), "{err}");
-    let deadly = CHARACTERS_TOML.replacen("{ goal = \"collect\", black = 2 }", "{ goal = \"collect\", black = 3 }", 1);
+    let deadly = CHARACTERS_TOML.replacen(
+        "{ goal = \"collect\", black = 2 }",
+        "{ goal = \"collect\", black = 3 }",
+        1,
+    );
     let err = parse_characters("c.toml", &deadly).unwrap_err();
     assert!(err.message.contains("死亡"), "{err}");
     let unknown = CHARACTERS_TOML.replacen("effect = \"lock_immune\"", "effect = \"fly\"", 1);
@@ -125,7 +186,8 @@ fn character_errors_name_the_entry() {
 
 #[test]
 fn identity_rows_must_add_up() {
-    let err = parse_identities("i.toml", "[[row]]\nplayers = 4\nstandard = [1, 1, 1]\n").unwrap_err();
+    let err =
+        parse_identities("i.toml", "[[row]]\nplayers = 4\nstandard = [1, 1, 1]\n").unwrap_err();
     assert_eq!(err.field.as_deref(), Some("row[0].standard"));
     assert_eq!(err.line, Some(1));
 }

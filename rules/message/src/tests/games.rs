@@ -1,30 +1,16 @@
 //! Full random games: every table size ends with a winner or a draw, never a stuck state.
 
 use super::*;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Plays uniformly random legal actions. Returns the final state and the number of actions.
 pub fn random_game(players: usize, seed: u64, bound: usize) -> (State, usize) {
-    let mut s = new_game(players, seed);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    for step in 0..bound {
-        if s.outcome.is_some() {
-            return (s, step);
-        }
-        let legal = s.legal_actions();
-        assert!(
-            !legal.is_empty(),
-            "stuck: no legal action in {:?} (seed {seed}, {players}p)",
-            s.phase
-        );
-        let a = &legal[rng.random_range(0..legal.len())];
-        s = s
-            .apply(a)
-            .unwrap_or_else(|v| panic!("legal action refused: {a:?}: {v}"))
-            .0;
-    }
-    (s, bound)
+    let p = crate::selfplay::random_game(new_game(players, seed), bound);
+    assert!(
+        p.finished || p.log.len() == bound,
+        "stuck: no legal action in {:?} (seed {seed}, {players}p)",
+        p.state.phase
+    );
+    (p.state, p.log.len())
 }
 
 #[test]

@@ -1,0 +1,153 @@
+//! `arbiter message …` end to end: the chain ruling a table would ask for, the data check and
+//! seeded self-play.
+
+use crate::cli::arbiter;
+
+fn run(args: &[&str]) -> (bool, String) {
+    let out = arbiter()
+        .args(args)
+        .output()
+        .expect("run arbiter (build it first: cargo build -p arbiter)");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+#[test]
+fn issue_6_message_chain_seed_example_ends_with_e() {
+    let (ok, text) = run(&[
+        "message",
+        "chain",
+        "--players",
+        "6",
+        "--sender",
+        "1",
+        "--method",
+        "密电",
+        "--response",
+        "2:拒绝",
+        "--response",
+        "4:截获",
+        "--response",
+        "6:截获",
+        "--response",
+        "2:截获",
+        "--response",
+        "5:截获",
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("→ 玩家5获得情报"), "{text}");
+    assert!(
+        text.contains("后发先至"),
+        "the ruling cites the rule: {text}"
+    );
+}
+
+#[test]
+fn issue_6_message_chain_json_names_receiver_and_refusals() {
+    let (ok, text) = run(&[
+        "message",
+        "chain",
+        "--players",
+        "5",
+        "--sender",
+        "1",
+        "--method",
+        "secret",
+        "--response",
+        "1:锁定:3",
+        "--response",
+        "3:退回",
+        "--json",
+    ]);
+    assert!(ok, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["receiver"], 2, "seat 3 (0-based 2) is locked: {text}");
+    assert_eq!(v["refused"].as_array().map(Vec::len), Some(1), "{text}");
+    assert!(text.contains("若你被先锁定了"), "{text}");
+}
+
+#[test]
+fn issue_6_message_chain_direct_needs_a_target_and_bad_input_is_explained() {
+    let (ok, text) = run(&[
+        "message",
+        "chain",
+        "--players",
+        "5",
+        "--sender",
+        "1",
+        "--method",
+        "直达",
+    ]);
+    assert!(!ok && text.contains("--target"), "{text}");
+    let (ok, text) = run(&[
+        "message",
+        "chain",
+        "--players",
+        "5",
+        "--sender",
+        "1",
+        "--method",
+        "密电",
+        "--response",
+        "3:飞刀",
+    ]);
+    assert!(!ok && text.contains("3:截获"), "{text}");
+    let (ok, text) = run(&[
+        "message",
+        "chain",
+        "--players",
+        "12",
+        "--sender",
+        "1",
+        "--method",
+        "密电",
+    ]);
+    assert!(!ok && text.contains("3 to 9"), "{text}");
+}
+
+#[test]
+fn issue_6_message_check_summarises_the_shipped_data() {
+    let (ok, text) = run(&["message", "check"]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("81 cards (25 red, 25 blue, 31 black)"),
+        "{text}"
+    );
+    assert!(text.contains("40 from the seed, 41 assumed"), "{text}");
+    assert!(text.contains("DEMO"), "{text}");
+}
+
+#[test]
+fn issue_6_message_check_names_file_and_line_of_a_bad_deck() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("deck.toml");
+    let shipped =
+        std::fs::read_to_string(crate::cli::root().join("models/catalogues/message/deck.toml"))
+            .unwrap();
+    std::fs::write(
+        &file,
+        shipped.replacen("windows = [\"decision\"]", "windows = [\"transit\"]", 1),
+    )
+    .unwrap();
+    let (ok, text) = run(&["message", "check", "--deck", file.to_str().unwrap()]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("deck.toml:") && text.contains("kind[3].windows"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn issue_6_message_selfplay_is_seeded_and_ends() {
+    let (ok, a) = run(&["message", "selfplay", "--players", "7", "--seed", "11"]);
+    assert!(ok, "{a}");
+    let (_, b) = run(&["message", "selfplay", "--players", "7", "--seed", "11"]);
+    assert_eq!(a, b, "same seed, same game");
+    assert!(a.contains("winners") || a.contains("draw"), "{a}");
+}
