@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
+cargo build --release -p arbiter
 # Opens the panel when a display is present; prints each recognised action and ruling otherwise.
 exec ./target/release/arbiter demo "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the workspace needs on Debian (bookworm or later), only what is missing, then builds.
+# Installs what the workspace needs on Debian (bookworm or later), only what is missing. The callers
+# (demo.sh, test.sh) build what they run.
 # Run as root, or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,5 +26,3 @@ if ! command -v cargo >/dev/null 2>&1; then
   }
   export PATH="$HOME/.cargo/bin:$PATH"
 fi
-
-cargo build --release -p arbiter
