@@ -888,3 +888,85 @@ fn not_your_turn_is_refused_and_names_the_rule() {
     let v = refused(&s, 2, Act::Pass);
     assert_eq!(v.rule, seed(rules::FLOW));
 }
+
+#[test]
+fn profile_max_turns_ends_the_game_as_a_draw() {
+    let mut p = Profile::default();
+    p.max_turns = 3;
+    let s = State::from_setup(
+        cat(),
+        p,
+        &Setup {
+            players: 5,
+            seed: 9,
+            first_player: 0,
+        },
+    )
+    .unwrap();
+    let played = crate::selfplay::random_game(s, 50_000);
+    match &played.state.outcome {
+        Some(Outcome::Draw { rule, .. }) => assert_eq!(rule, &rules::profile("max_turns")),
+        Some(Outcome::Win { .. }) => assert!(played.state.turns_played < 3),
+        None => panic!("not over"),
+    }
+    assert!(played.state.turns_played <= 3);
+}
+
+#[test]
+fn too_few_characters_for_the_table_is_refused() {
+    let mut c = (*cat()).clone();
+    c.characters.truncate(10);
+    let err = State::from_setup(
+        Arc::new(c),
+        Profile::default(),
+        &Setup {
+            players: 6,
+            seed: 1,
+            first_player: 0,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.rule, seed(rules::CHARACTERS));
+}
+
+#[test]
+fn characters_are_chosen_from_the_two_offered_then_the_first_player_draws() {
+    let mut s = new_game(4, 3);
+    assert_eq!(s.phase, Phase::Choose { seat: 0 });
+    assert!(s
+        .apply(&Action {
+            seat: 0,
+            act: Act::Choose { index: 2 }
+        })
+        .is_err());
+    for seat in 0..4 {
+        let offered = s.players[seat].offered.clone();
+        s = act(&s, seat, Act::Choose { index: 1 });
+        assert_eq!(s.players[seat].character, Some(offered[1]));
+    }
+    assert_eq!(s.phase, Phase::Play);
+    assert_eq!(s.players[0].hand.len(), 5, "3 dealt + 2 drawn");
+}
+
+#[test]
+fn prompt_names_the_actor_in_both_languages() {
+    use rules_core::Game;
+    let s = table(4, &[L, B, N, N]);
+    let p = crate::Message::prompt(&s);
+    assert_eq!(p.actor.as_deref(), Some("1"));
+    assert!(
+        p.text.zh.contains("出牌阶段") && p.text.en.contains("play phase"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn hidden_characters_are_face_down_to_others() {
+    let mut s = table(4, &[L, B, N, N]);
+    let hidden = s.cat.characters.iter().position(|c| c.hidden).unwrap();
+    s.players[1].character = Some(hidden);
+    assert_eq!(player_view(&s, 0).players[1].character, None);
+    assert_eq!(player_view(&s, 1).players[1].character, Some(hidden));
+    s.players[1].revealed = true;
+    assert_eq!(player_view(&s, 0).players[1].character, Some(hidden));
+}
