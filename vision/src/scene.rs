@@ -91,6 +91,21 @@ pub struct SceneOptions {
     pub height: Option<i32>,
     pub aruco_mat: Option<bool>,
     pub cols: Option<u8>,
+    /// Lay exactly these cards instead of a random position (the live demo renders a scripted game).
+    pub layout: Option<Vec<LaidCard>>,
+    /// Force a hand over the table (or none); the seed still decides where it is.
+    pub hand: Option<bool>,
+}
+
+/// One card of a given layout: where it lies and how it is turned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaidCard {
+    pub card: String,
+    pub col: u8,
+    pub row: u8,
+    pub orientation: Orientation,
+    /// Index (in the layout) of the card it lies on: a unit on a front-line card or a facility.
+    pub on_top_of: Option<usize>,
 }
 
 /// Keeps the catalogue's faces pre-scaled to table resolution, so each scene only composes.
@@ -171,7 +186,10 @@ impl SceneRenderer {
             },
             noise_sigma: rng.random_range(0.0..6.0),
             jpeg_quality: rng.random_range(55..96),
-            hand: rng.random_bool(0.2),
+            hand: {
+                let drawn = rng.random_bool(0.2);
+                opts.hand.unwrap_or(drawn)
+            },
         }
     }
 
@@ -286,6 +304,42 @@ impl SceneRenderer {
         placed
     }
 
+    /// A given layout, with the small jitter a hand-laid card has.
+    fn placed_from(
+        &self,
+        laid: &[LaidCard],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<Placed>, VisionError> {
+        laid.iter()
+            .map(|l| {
+                let index = self
+                    .cards
+                    .iter()
+                    .position(|c| c.id == l.card)
+                    .ok_or_else(|| {
+                        VisionError::Other(format!(
+                            "layout names {:?}, not in the catalogue",
+                            l.card
+                        ))
+                    })?;
+                let centre = MatLayout::cell_centre(l.col, l.row);
+                let offset = if l.on_top_of.is_some() { 6.0 } else { 0.0 };
+                Ok(Placed {
+                    index,
+                    centre_mm: [
+                        centre[0] + offset + rng.random_range(-3.0..3.0),
+                        centre[1] - offset + rng.random_range(-3.0..3.0),
+                    ],
+                    angle_deg: l.orientation.quarter_turns() as f64 * 90.0
+                        + rng.random_range(-2.5..2.5),
+                    orientation: l.orientation,
+                    cell: (l.col, l.row),
+                    on_top_of: l.on_top_of,
+                })
+            })
+            .collect()
+    }
+
     fn place_on(
         &self,
         rng: &mut ChaCha8Rng,
@@ -335,7 +389,10 @@ impl SceneRenderer {
                 mat.copy_to(&mut roi)?;
             }
         }
-        let placed = self.layout(&mut rng, params.cols);
+        let placed = match &opts.layout {
+            Some(laid) => self.placed_from(laid, &mut rng)?,
+            None => self.layout(&mut rng, params.cols),
+        };
         let mut polygons: Vec<[[f64; 2]; 4]> = Vec::new();
         for p in &placed {
             let card = &self.cards[p.index];
