@@ -97,6 +97,25 @@ pub fn find_holes(gray: &Mat, opts: &DetectOptions) -> Result<Vec<HoleQuad>, Vis
         }
         quads.push(HoleQuad { points, area });
     }
+    // On a dark table the white margin makes a hole too (the card's outline) around the frame's
+    // hole, whose area is 0.70 of it: drop such outlines, keep the frame hole.
+    let inside = |inner: &HoleQuad, outer: &HoleQuad| {
+        crate::geometry::point_in_convex(crate::geometry::centroid(&inner.points), &outer.points)
+    };
+    let outlines: Vec<bool> = quads
+        .iter()
+        .map(|q| {
+            quads
+                .iter()
+                .any(|p| inside(p, q) && (0.6..0.8).contains(&(p.area / q.area)))
+        })
+        .collect();
+    let mut quads: Vec<HoleQuad> = quads
+        .into_iter()
+        .zip(outlines)
+        .filter(|(_, o)| !o)
+        .map(|(q, _)| q)
+        .collect();
     // Content inside a card can form smaller quads: keep the outermost.
     quads.sort_by(|a, b| b.area.total_cmp(&a.area));
     let mut kept: Vec<HoleQuad> = Vec::new();

@@ -328,7 +328,12 @@ pub fn enroll(
 ) -> Result<(Reference, Option<(String, f32)>), VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
-    let holes = crate::detect::find_holes(&gray, &crate::detect::DetectOptions::default())?;
+    // One card, maybe close to the camera: allow a hole up to most of the frame.
+    let opts = crate::detect::DetectOptions {
+        max_area_fraction: 0.9,
+        ..Default::default()
+    };
+    let holes = crate::detect::find_holes(&gray, &opts)?;
     let hole = holes
         .first()
         .ok_or_else(|| VisionError::Other("no card frame found in the image".into()))?;

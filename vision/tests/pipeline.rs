@@ -1,0 +1,204 @@
+//! Accuracy floors on a small fixed-seed set, bad inputs, and the building blocks of the pipeline.
+//! The floors sit below what `arbiter eval-vision` measures (see docs/vision.md) so that a real
+//! regression trips them; timing goals live in the criterion bench, not here.
+
+mod common;
+
+use vision::eval::{compare, summarise};
+use vision::scene::SceneOptions;
+
+#[test]
+fn accuracy_floors_on_fixed_seeds_1000_to_1007() {
+    let kit = common::kit();
+    let outcomes: Vec<_> = (1000..1008)
+        .map(|seed| {
+            let scene = kit.renderer.render(seed, &SceneOptions::default()).unwrap();
+            let obs = kit.scanner.scan(&scene.image, seed).unwrap();
+            compare(&scene.truth, &obs)
+        })
+        .collect();
+    let s = summarise(&outcomes, 1000);
+    eprintln!("{s:#?}");
+    assert!(s.visible_cards > 100);
+    assert!(
+        s.identity_accuracy >= 0.80,
+        "identity {:.3}",
+        s.identity_accuracy
+    );
+    assert!(
+        s.wrong_confident_rate <= 0.02,
+        "wrong-confident {:.3}",
+        s.wrong_confident_rate
+    );
+    assert!(
+        s.orientation_accuracy >= 0.88,
+        "orientation {:.3}",
+        s.orientation_accuracy
+    );
+    assert!(s.cell_accuracy >= 0.85, "cell {:.3}", s.cell_accuracy);
+}
+
+#[test]
+fn with_the_mat_every_card_gets_a_cell_from_the_markers() {
+    let kit = common::kit();
+    let opts = SceneOptions {
+        aruco_mat: Some(true),
+        ..Default::default()
+    };
+    let scene = kit.renderer.render(5, &opts).unwrap();
+    let obs = kit.scanner.scan(&scene.image, 0).unwrap();
+    assert!(
+        matches!(obs.calibration, vision::Calibration::Mat { ref mat, .. } if mat == "blitz-4x7"),
+        "{:?}",
+        obs.calibration
+    );
+    let outcome = compare(&scene.truth, &obs);
+    let visible = outcome
+        .cards
+        .iter()
+        .filter(|c| !c.covered && c.detected)
+        .count();
+    let celled = outcome
+        .cards
+        .iter()
+        .filter(|c| !c.covered && c.cell_ok)
+        .count();
+    assert!(
+        celled * 10 >= visible * 9,
+        "{celled} of {visible} cells right"
+    );
+}
+
+#[test]
+fn observation_serialises_with_the_documented_fields() {
+    let kit = common::kit();
+    let scene = kit.renderer.render(3, &SceneOptions::default()).unwrap();
+    let obs = kit.scanner.scan(&scene.image, 9).unwrap();
+    let v = serde_json::to_value(&obs).unwrap();
+    assert_eq!(v["frame_index"], 9);
+    let card = &v["cards"][0];
+    for key in [
+        "card",
+        "corners",
+        "center",
+        "orientation",
+        "cell",
+        "covered",
+        "confidence",
+    ] {
+        assert!(card.get(key).is_some(), "missing {key} in {card}");
+    }
+    let back: vision::TableObservation = serde_json::from_value(v).unwrap();
+    assert_eq!(back, obs);
+}
+
+#[test]
+fn empty_corrupt_and_missing_images_are_errors_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("arbiter-vision-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.png");
+    std::fs::write(&empty, b"").unwrap();
+    let corrupt = dir.join("corrupt.jpg");
+    std::fs::write(&corrupt, b"\xff\xd8 this is not really a jpeg").unwrap();
+    let missing = dir.join("missing.png");
+    for path in [&empty, &corrupt, &missing] {
+        let err = vision::pipeline::read_image(path).unwrap_err().to_string();
+        assert!(err.contains(&path.display().to_string()), "{err}");
+    }
+    let mut files = vision::source::ImageFiles::new(&[corrupt.clone()]).unwrap();
+    use vision::source::FrameSource;
+    assert!(files.next_frame().is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn no_camera_is_a_clear_error_not_a_panic() {
+    let cameras = vision::source::list_cameras().unwrap_or_default();
+    if cameras.is_empty() {
+        let err = vision::source::Webcam::open(0, 1280, 720)
+            .err()
+            .expect("no camera: open must fail");
+        assert!(err.to_string().contains("no camera"), "{err}");
+    }
+}
+
+#[test]
+fn orientation_follows_the_card_top() {
+    use vision::Orientation::*;
+    assert_eq!(vision::Orientation::from_up_vector(0.0, 1.0), Upright);
+    assert_eq!(vision::Orientation::from_up_vector(0.0, -1.0), Inverted);
+    assert_eq!(vision::Orientation::from_up_vector(1.0, 0.1), TappedRight);
+    assert_eq!(vision::Orientation::from_up_vector(-1.0, 0.1), TappedLeft);
+    for t in 0..4 {
+        assert_eq!(
+            vision::Orientation::from_quarter_turns(t).quarter_turns(),
+            t
+        );
+    }
+}
+
+#[test]
+fn mat_cells_count_rows_from_the_viewer() {
+    let layout = vision::mats::MatLayout::blitz(4);
+    assert_eq!(layout.cell_of([50.0, 50.0]), Some((0, 0)));
+    assert_eq!(layout.cell_of([350.0, 650.0]), Some((3, 6)));
+    assert_eq!(layout.cell_of([450.0, 50.0]), None);
+    assert_eq!(vision::mats::MatLayout::blitz(5).markers[0].0, 10);
+    assert_eq!(vision::mats::MatLayout::duel().rows, 2);
+}
+
+#[test]
+fn enrolling_a_card_gives_a_reference_that_matches_it() {
+    let kit = common::kit();
+    let card = kit
+        .catalogue
+        .get("us-u01")
+        .or(kit.catalogue.cards.first())
+        .unwrap();
+    // A face lying upright on a grey table, at about webcam size.
+    let face = vision::face::render_face(card).unwrap();
+    let mut small = opencv::core::Mat::default();
+    opencv::imgproc::resize(
+        &face,
+        &mut small,
+        opencv::core::Size::new(124, 173),
+        0.0,
+        0.0,
+        opencv::imgproc::INTER_AREA,
+    )
+    .unwrap();
+    let mut table = opencv::core::Mat::new_rows_cols_with_default(
+        300,
+        300,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(90.0),
+    )
+    .unwrap();
+    use opencv::prelude::*;
+    small
+        .copy_to(
+            &mut opencv::core::Mat::roi_mut(&mut table, opencv::core::Rect::new(80, 60, 124, 173))
+                .unwrap(),
+        )
+        .unwrap();
+    let (reference, similar) =
+        vision::identify::enroll(&table, &card.id, &kit.scanner.refs).unwrap();
+    assert!(similar.is_none(), "{similar:?}");
+    let own = kit
+        .scanner
+        .refs
+        .refs
+        .iter()
+        .find(|r| r.card == card.id)
+        .unwrap();
+    let dot: f32 = own
+        .fine
+        .iter()
+        .zip(&reference.fine)
+        .map(|(a, b)| a * b)
+        .sum();
+    assert!(
+        dot > 0.8,
+        "enrolled descriptor should match the printed face ({dot:.2})"
+    );
+}
