@@ -72,6 +72,8 @@ enum Cmd {
     Undo,
     /// Where the game stands: turn, step, command points, deck, recent draws.
     Status,
+    /// Open the egui panel on the journal's game (every click goes through the same journal).
+    Panel,
 }
 
 /// One line of the journal.
@@ -153,11 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Cmd::Undo => {
             let mut game = Journal::load(&args.journal)?;
-            if game.states.len() < 2 {
-                bail!("nothing to undo in {}", args.journal.display());
-            }
-            game.append(&Line::Undo)?;
-            game.states.pop();
+            game.undo()?;
             out.report(game.state(), &[], Some("undone"));
             Ok(ExitCode::SUCCESS)
         }
@@ -166,7 +164,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.status(game.state(), &args.journal);
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::Panel => {
+            if !has_display() {
+                bail!("no display (DISPLAY and WAYLAND_DISPLAY are unset): the panel needs a desktop; use `arbiter fof next|draw|undo|status` here");
+            }
+            let game = Journal::load(&args.journal)?;
+            crate::fof_panel::run(crate::fof_panel::FofApp::new(game))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
 }
 
 fn read(path: &Path) -> anyhow::Result<String> {
@@ -209,6 +221,27 @@ fn new_game(
     force: bool,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
+    let (state, events) = create_journal(journal, mission_path, seed, deck_path, physical, force)?;
+    out.report(
+        &state,
+        &events,
+        Some(&format!(
+            "new game, seed {seed}, journal {}",
+            journal.display()
+        )),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a new journal's set-up line (flushed) and returns the opening state.
+pub(crate) fn create_journal(
+    journal: &Path,
+    mission_path: &Path,
+    seed: u64,
+    deck_path: Option<&Path>,
+    physical: Option<u16>,
+    force: bool,
+) -> anyhow::Result<(State, Vec<Event>)> {
     if journal.exists() && !force {
         bail!(
             "{} already holds a game; use another --journal, or --force to replace it",
@@ -243,23 +276,13 @@ fn new_game(
         .with_context(|| format!("cannot create {}", journal.display()))?;
     writeln!(file, "{}", serde_json::to_string(&first)?)?;
     file.sync_data()?;
-    out.report(
-        &state,
-        &events,
-        Some(&format!(
-            "new game, seed {seed}, journal {}",
-            journal.display()
-        )),
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok((state, events))
 }
 
 fn play(journal: &Path, action: Action, out: &Output) -> anyhow::Result<ExitCode> {
     let mut game = Journal::load(journal)?;
-    match FieldsOfFire::apply(game.state(), &action) {
-        Ok((state, events)) => {
-            game.append(&Line::Action { action })?;
-            game.states.push(state);
+    match game.play(&action)? {
+        Ok(events) => {
             out.report(game.state(), &events, None);
             Ok(ExitCode::SUCCESS)
         }
@@ -278,17 +301,20 @@ fn play(journal: &Path, action: Action, out: &Output) -> anyhow::Result<ExitCode
     }
 }
 
-/// A journal replayed into the stack of states it passed through (undo pops one).
-struct Journal {
+/// A journal replayed into the stack of states it passed through (undo pops one). The CLI and the
+/// panel both play through it, so every action is appended and flushed the same way.
+pub(crate) struct Journal {
     path: PathBuf,
     states: Vec<State>,
     /// Byte length of the complete lines; a cut-off tail beyond it is dropped before the next write.
     complete_len: u64,
     truncated: bool,
+    /// The cut-mid-write warning given at load, if any (the panel shows it too).
+    pub(crate) warning: Option<String>,
 }
 
 impl Journal {
-    fn load(path: &Path) -> anyhow::Result<Journal> {
+    pub(crate) fn load(path: &Path) -> anyhow::Result<Journal> {
         let text = fs::read_to_string(path).with_context(|| {
             format!("cannot read journal {} (start a game with `arbiter fof new --mission FILE --seed N`)", path.display())
         })?;
@@ -296,6 +322,7 @@ impl Journal {
         let mut offset = 0usize;
         let mut complete_len = 0u64;
         let mut truncated = false;
+        let mut warning = None;
         for (i, raw) in text.split_inclusive('\n').enumerate() {
             let n = i + 1;
             offset += raw.len();
@@ -303,11 +330,13 @@ impl Journal {
             let line: Line = match serde_json::from_str(raw.trim_end()) {
                 Ok(l) => l,
                 Err(e) if is_last_and_cut => {
-                    eprintln!(
+                    let text = format!(
                         "warning: {} line {n} is incomplete (cut mid-write: {e}); resumed at the last complete action (line {}); the partial line will be dropped at the next write",
                         path.display(),
                         n - 1
                     );
+                    eprintln!("{text}");
+                    warning = Some(text);
                     truncated = true;
                     break;
                 }
@@ -358,13 +387,59 @@ impl Journal {
             states,
             complete_len,
             truncated,
+            warning,
         })
     }
 
-    fn state(&self) -> &State {
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(crate) fn state(&self) -> &State {
         self.states
             .last()
             .expect("a loaded journal has the set-up state")
+    }
+
+    pub(crate) fn can_undo(&self) -> bool {
+        self.states.len() > 1
+    }
+
+    /// Applies an action: accepted, it is appended (flushed) and becomes the current state; refused,
+    /// nothing changes and the violation comes back. The outer error is a failed write.
+    pub(crate) fn play(
+        &mut self,
+        action: &Action,
+    ) -> anyhow::Result<Result<Vec<Event>, rules_core::Violation>> {
+        match FieldsOfFire::apply(self.state(), action) {
+            Ok((state, events)) => {
+                self.append(&Line::Action {
+                    action: action.clone(),
+                })?;
+                self.states.push(state);
+                Ok(Ok(events))
+            }
+            Err(v) => Ok(Err(v)),
+        }
+    }
+
+    /// Takes back the last action by appending an `undo` line (nothing is erased).
+    pub(crate) fn undo(&mut self) -> anyhow::Result<()> {
+        if !self.can_undo() {
+            bail!("nothing to undo in {}", self.path.display());
+        }
+        self.append(&Line::Undo)?;
+        self.states.pop();
+        Ok(())
+    }
+
+    /// True when the file on disk is no longer what this journal read or wrote (another command, such
+    /// as the CLI, appended to it since), so it should be loaded again before the next action.
+    pub(crate) fn changed_on_disk(&self) -> bool {
+        match fs::metadata(&self.path) {
+            Ok(m) => !self.truncated && m.len() != self.complete_len,
+            Err(_) => true,
+        }
     }
 
     /// Appends one line and flushes it to disk, first cutting off an incomplete tail.

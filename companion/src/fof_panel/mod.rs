@@ -1,0 +1,307 @@
+//! The Fields of Fire egui panel (`arbiter fof panel`): the drawn card large, the sequence as a
+//! checklist, next/draw/undo, the draw log and command points per HQ.
+//!
+//! Every action goes through the CLI's journal (`fof_cli::Journal`: append-only, flushed), so closing
+//! the window loses nothing and `arbiter fof status` sees the same game. Shape (egui_demo_app's
+//! wrap_app): one struct per area with `fn ui` returning `Command`s, applied once per frame; the
+//! journal (runtime) is kept apart from what the player is typing (drafts).
+
+mod card;
+mod sequence;
+mod side;
+
+#[cfg(test)]
+mod tests;
+
+use crate::fof_cli::Journal;
+use egui::{Color32, RichText};
+use fof::card::Experience;
+use fof::Action;
+use rules_core::Game;
+use std::time::Duration;
+
+/// What the player asked for this frame.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play(Action),
+    /// A typed action in the CLI's words (`spend co 2`, `enemy add E3`).
+    Typed(String),
+    Undo,
+}
+
+/// What the player is typing or choosing, kept between frames.
+pub struct Drafts {
+    pub purpose: String,
+    pub typed: String,
+    pub fire_modifier: i8,
+    pub fire_experience: Experience,
+}
+
+impl Default for Drafts {
+    fn default() -> Self {
+        Drafts {
+            purpose: String::new(),
+            typed: String::new(),
+            fire_modifier: 0,
+            fire_experience: Experience::Line,
+        }
+    }
+}
+
+/// The outcome of the last command, shown under the card.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// What the last accepted action did, in (zh, en) lines.
+    pub events: Vec<(String, String)>,
+    /// A refusal (with the rule it applies) or a failed write.
+    pub error: Option<String>,
+}
+
+pub struct FofApp {
+    pub journal: Journal,
+    pub drafts: Drafts,
+    pub outcome: Outcome,
+    fonts_installed: bool,
+    pub font_missing: bool,
+}
+
+impl FofApp {
+    pub fn new(journal: Journal) -> FofApp {
+        let outcome = Outcome {
+            events: Vec::new(),
+            error: journal.warning.clone(),
+        };
+        FofApp {
+            journal,
+            drafts: Drafts::default(),
+            outcome,
+            fonts_installed: false,
+            font_missing: false,
+        }
+    }
+
+    /// Reads the journal again when another command (the CLI in a terminal) wrote to it since.
+    fn follow_disk(&mut self) {
+        if !self.journal.changed_on_disk() {
+            return;
+        }
+        match Journal::load(self.journal.path()) {
+            Ok(j) => {
+                self.outcome = Outcome {
+                    events: vec![(
+                        "日志已被其他命令更新，已重新读取".into(),
+                        "the journal was changed by another command: reloaded".into(),
+                    )],
+                    error: j.warning.clone(),
+                };
+                self.journal = j;
+            }
+            Err(e) => self.outcome.error = Some(format!("{e:#}")),
+        }
+    }
+
+    pub fn apply(&mut self, command: Command) {
+        self.follow_disk();
+        let action = match command {
+            Command::Undo => {
+                self.outcome = match self.journal.undo() {
+                    Ok(()) => Outcome {
+                        events: vec![("已撤销上一步".into(), "undone".into())],
+                        error: None,
+                    },
+                    Err(e) => Outcome {
+                        events: Vec::new(),
+                        error: Some(format!("{e:#}")),
+                    },
+                };
+                return;
+            }
+            Command::Play(a) => a,
+            Command::Typed(text) => match text.parse::<Action>() {
+                Ok(a) => a,
+                Err(e) => {
+                    self.outcome.error = Some(e);
+                    return;
+                }
+            },
+        };
+        self.outcome = match self.journal.play(&action) {
+            Ok(Ok(events)) => Outcome {
+                events: events
+                    .iter()
+                    .map(|e| {
+                        let t = e.describe();
+                        (t.zh, t.en)
+                    })
+                    .collect(),
+                error: None,
+            },
+            Ok(Err(v)) => Outcome {
+                events: Vec::new(),
+                error: Some(format!("refused `{action}`: {v}")),
+            },
+            Err(e) => Outcome {
+                events: Vec::new(),
+                error: Some(format!("cannot write the journal: {e:#}")),
+            },
+        };
+    }
+
+    /// Draws everything and applies the commands (apart from eframe so tests can drive it).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        // Fonts take effect from the next frame: install the CJK face and draw from then on.
+        if !self.fonts_installed {
+            self.fonts_installed = true;
+            self.font_missing = crate::panel::install_cjk_font(ui.ctx()).is_none();
+            ui.ctx().request_repaint();
+            return;
+        }
+        self.follow_disk();
+        // Look at the file now and then, so moves made with the CLI meanwhile show up.
+        ui.ctx().request_repaint_after(Duration::from_secs(1));
+        let mut commands = Vec::new();
+        let state = self.journal.state();
+        let legal = fof::FieldsOfFire::legal_actions(state);
+        egui::Panel::top("fof-prompt").show(ui, |ui| {
+            commands.extend(top_ui(
+                ui,
+                state,
+                &legal,
+                &mut self.drafts,
+                self.journal.can_undo(),
+                self.font_missing,
+            ));
+        });
+        egui::Panel::bottom("fof-log")
+            .resizable(true)
+            .default_size(190.0)
+            .show(ui, |ui| sequence::log_ui(ui, state));
+        egui::Panel::left("fof-sequence")
+            .default_size(300.0)
+            .show(ui, |ui| sequence::checklist_ui(ui, state));
+        egui::Panel::right("fof-side")
+            .default_size(400.0)
+            .show(ui, |ui| {
+                commands.extend(side::SidePanel.ui(ui, state, &legal, &mut self.drafts))
+            });
+        egui::CentralPanel::default_margins().show(ui, |ui| {
+            commands.extend(card::CardPanel.ui(ui, state, &legal, &self.outcome));
+        });
+        for c in commands {
+            self.apply(c);
+        }
+    }
+}
+
+/// Where we are, the prompt, and the three main buttons.
+fn top_ui(
+    ui: &mut egui::Ui,
+    s: &fof::State,
+    legal: &[Action],
+    drafts: &mut Drafts,
+    can_undo: bool,
+    font_missing: bool,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    let time = s.time_of_day().text();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{} / {}", s.mission.name.zh, s.mission.name.en)).strong());
+        ui.label(format!(
+            "第{}/{}回合 turn {}/{} · {} {}{} · 活动 activity {} · {} 任务 mission",
+            s.turn,
+            s.mission.turns,
+            s.turn,
+            s.mission.turns,
+            time.zh,
+            time.en,
+            if s.limited_visibility() {
+                " · 能见度受限 limited visibility"
+            } else {
+                ""
+            },
+            s.activity,
+            s.mission.mission_type.name(),
+        ));
+    });
+    if font_missing {
+        ui.colored_label(
+            Color32::from_rgb(240, 170, 60),
+            "No CJK font found (install fonts-noto-cjk): Chinese text shows as boxes",
+        );
+    }
+    let prompt = fof::FieldsOfFire::prompt(s);
+    ui.label(RichText::new(&prompt.text.zh).size(19.0).strong());
+    ui.label(RichText::new(&prompt.text.en).size(15.0));
+    ui.add_space(4.0);
+    let allowed = |a: &Action| {
+        legal
+            .iter()
+            .any(|l| std::mem::discriminant(l) == std::mem::discriminant(a))
+    };
+    ui.horizontal(|ui| {
+        let big = |t: &str| RichText::new(t).size(18.0);
+        if ui
+            .add_enabled(
+                allowed(&Action::Next),
+                egui::Button::new(big("下一步 Next")),
+            )
+            .clicked()
+        {
+            out.push(Command::Play(Action::Next));
+        }
+        let draw_ok = allowed(&Action::Draw {
+            purpose: String::new(),
+        });
+        if ui
+            .add_enabled(draw_ok, egui::Button::new(big("抽牌 Draw")))
+            .clicked()
+        {
+            let purpose = match drafts.purpose.trim() {
+                "" => "free draw".to_string(),
+                p => p.to_string(),
+            };
+            drafts.purpose.clear();
+            out.push(Command::Play(Action::Draw { purpose }));
+        }
+        let label = ui.label("用途 purpose:");
+        ui.add(
+            egui::TextEdit::singleline(&mut drafts.purpose)
+                .hint_text("rally check for squad 1/1")
+                .desired_width(260.0),
+        )
+        .labelled_by(label.id);
+        ui.add_space(20.0);
+        if ui
+            .add_enabled(can_undo, egui::Button::new(big("撤销 Undo")))
+            .clicked()
+        {
+            out.push(Command::Undo);
+        }
+    });
+    ui.add_space(2.0);
+    out
+}
+
+/// Opens the window on a journal's game. Returns when it is closed.
+pub fn run(app: FofApp) -> anyhow::Result<()> {
+    let title = format!(
+        "Arbiter · Fields of Fire · {}",
+        app.journal.path().display()
+    );
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1400.0, 900.0])
+            .with_title(&title),
+        ..Default::default()
+    };
+    eframe::run_native(&title, options, Box::new(|_cc| Ok(Box::new(app))))
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+}
+
+impl eframe::App for FofApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
