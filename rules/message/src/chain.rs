@@ -148,7 +148,10 @@ pub fn rule_chain(cat: Arc<Catalogue>, req: &ChainRequest) -> Result<Ruling, Cha
     let in_range = |s: Seat| s < n;
     if !in_range(req.sender)
         || req.target.is_some_and(|t| !in_range(t))
-        || req.responses.iter().any(|r| !in_range(r.seat))
+        || req.responses.iter().any(|r| {
+            !in_range(r.seat)
+                || matches!(r.step, Step::Card { target: Some(t), .. } if !in_range(t))
+        })
     {
         return Err(ChainError::Request(format!("seats are numbered 1 to {n}")));
     }

@@ -558,7 +558,7 @@ impl State {
             .count()
     }
 
-    fn to_discard_all(&mut self, seat: Seat) {
+    fn discard_all_cards(&mut self, seat: Seat) {
         let p = &mut self.players[seat];
         let cards: Vec<CardId> = p.hand.drain(..).chain(p.intel.drain(..)).collect();
         self.discard.extend(cards);
@@ -571,7 +571,7 @@ impl State {
             seat,
             identity: self.players[seat].identity,
         });
-        self.to_discard_all(seat);
+        self.discard_all_cards(seat);
         let gift = self.skill_sum(seat, |s| match s {
             Skill::DeathDraw { count } => *count,
             _ => 0,
@@ -586,7 +586,7 @@ impl State {
     fn lose(&mut self, seat: Seat, ev: &mut Vec<Event>) {
         self.players[seat].status = Status::Lost;
         ev.push(Event::Lost { seat });
-        self.to_discard_all(seat);
+        self.discard_all_cards(seat);
         self.check_nobody_left();
     }
 

@@ -73,8 +73,10 @@ fn setup_deals_three_cards_and_two_characters_and_the_identity_table() {
 
 #[test]
 fn optional_identity_sets_and_their_absence() {
-    let mut p = Profile::default();
-    p.identity_set = crate::profile::IdentitySet::Optional;
+    let p = Profile {
+        identity_set: crate::profile::IdentitySet::Optional,
+        ..Profile::default()
+    };
     let s = State::from_setup(
         cat(),
         p.clone(),
@@ -235,7 +237,7 @@ fn a_player_who_cannot_send_loses_and_discards_everything() {
     s.players[2].hand.push(y);
     s.deck.clear(); // nothing to draw: player 2 starts a turn with an empty hand
     let (s, ev) = act_ev(&s, 0, Act::Accept);
-    assert!(ev.iter().any(|e| *e == Event::Lost { seat: 1 }), "{ev:?}");
+    assert!(ev.contains(&Event::Lost { seat: 1 }), "{ev:?}");
     assert_eq!(s.players[1].status, Status::Lost);
     assert!(s.players[1].intel.is_empty());
     // Discarded, then reshuffled into the empty deck and drawn by player 3.
@@ -264,11 +266,10 @@ fn three_black_kills_reveals_the_identity_and_discards_all_cards() {
     );
     let (s, ev) = act_ev(&s, 1, Act::Accept);
     assert!(
-        ev.iter().any(|e| *e
-            == Event::Died {
-                seat: 1,
-                identity: B
-            }),
+        ev.contains(&Event::Died {
+            seat: 1,
+            identity: B
+        }),
         "{ev:?}"
     );
     assert_eq!(s.players[1].status, Status::Dead);
@@ -306,10 +307,7 @@ fn death_skill_triggers_on_death_not_on_losing() {
         },
     );
     let (s, ev) = act_ev(&s, 1, Act::Accept);
-    assert!(
-        ev.iter().any(|e| *e == Event::Drew { seat: 0, count: 2 }),
-        "{ev:?}"
-    );
+    assert!(ev.contains(&Event::Drew { seat: 0, count: 2 }), "{ev:?}");
     assert_eq!(s.players[0].hand.len(), 2);
 }
 
@@ -891,8 +889,10 @@ fn not_your_turn_is_refused_and_names_the_rule() {
 
 #[test]
 fn profile_max_turns_ends_the_game_as_a_draw() {
-    let mut p = Profile::default();
-    p.max_turns = 3;
+    let p = Profile {
+        max_turns: 3,
+        ..Profile::default()
+    };
     let s = State::from_setup(
         cat(),
         p,

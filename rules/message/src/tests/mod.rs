@@ -65,7 +65,7 @@ pub fn table(n: usize, ids: &[Identity]) -> State {
         s.deck.extend(cards);
         p.character = None;
     }
-    s.deck.extend(s.discard.drain(..));
+    s.deck.append(&mut s.discard);
     for (i, id) in ids.iter().enumerate() {
         s.players[i].identity = *id;
     }
@@ -82,12 +82,6 @@ pub fn table(n: usize, ids: &[Identity]) -> State {
 
 pub fn give(s: &mut State, seat: Seat, kind: Kind) -> CardId {
     let c = take(s, kind, None);
-    s.players[seat].hand.push(c);
-    c
-}
-
-pub fn give_m(s: &mut State, seat: Seat, kind: Kind, m: Method) -> CardId {
-    let c = take(s, kind, Some(m));
     s.players[seat].hand.push(c);
     c
 }
