@@ -52,13 +52,27 @@ fn a_game_is_reproducible_from_its_seed() {
 #[ignore]
 fn print_game_lengths() {
     for players in 3..=9 {
-        let mut lens = Vec::new();
         let mut turns = Vec::new();
+        let (mut team, mut neutral, mut draws) = (0, 0, 0);
         for seed in 0..20u64 {
-            let (s, n) = random_game(players, seed, 20_000);
-            lens.push(n);
+            let (s, _) = random_game(players, seed, 20_000);
             turns.push(s.turns_played);
+            match &s.outcome {
+                Some(Outcome::Win { winners, .. })
+                    if winners
+                        .iter()
+                        .all(|&w| s.players[w].identity == Identity::Neutral) =>
+                {
+                    neutral += 1
+                }
+                Some(Outcome::Win { .. }) => team += 1,
+                _ => draws += 1,
+            }
         }
-        eprintln!("{players}p actions {lens:?} turns {turns:?}");
+        turns.sort_unstable();
+        eprintln!(
+            "{players}p: turns min {} median {} max {}; team wins {team}, neutral wins {neutral}, draws {draws}",
+            turns[0], turns[turns.len() / 2], turns[turns.len() - 1]
+        );
     }
 }
