@@ -6,6 +6,7 @@ use message::chain::{parse_response, rule_chain, ChainRequest, Ruling};
 use message::describe::describe;
 use message::profile::parse_profile;
 use message::selfplay::random_game;
+use message::tally::{announce, SeatTally};
 use message::{player_view, Catalogue, Method, Outcome, Profile, Setup, State};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -55,6 +56,17 @@ enum Cmd {
         responses: Vec<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// What to announce from the face-up intelligence in front of each seat (death at 3 black, a
+    /// possible victory at 3 red / 3 blue). One --seat per seat, in seat order: 红红黑, rrk, or "".
+    Tally {
+        #[arg(long = "seat")]
+        seats: Vec<String>,
+        #[arg(long)]
+        json: bool,
+        /// Rules profile TOML (message.death_before_win); default: as shipped.
+        #[arg(long)]
+        profile: Option<PathBuf>,
     },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
@@ -145,6 +157,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 println!("{}", serde_json::to_string_pretty(&ruling)?);
             } else {
                 print_ruling(&ruling, &responses);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Tally {
+            seats,
+            json,
+            profile,
+        } => {
+            let p = source(&profile, message::catalogue::PROFILE_TOML, "profile.toml")?;
+            let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let tallies = seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    SeatTally::parse(s).ok_or_else(|| {
+                        anyhow::anyhow!("--seat {} `{s}`: use 红/蓝/黑 or r/u/k per card", i + 1)
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let said = announce(&tallies, &profile);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&said)?);
+            } else if said.is_empty() {
+                println!("nothing to announce");
+            } else {
+                for s in &said {
+                    println!("{}  [{}]", s.text, s.rule);
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -151,3 +151,29 @@ fn issue_6_message_selfplay_is_seeded_and_ends() {
     assert_eq!(a, b, "same seed, same game");
     assert!(a.contains("winners") || a.contains("draw"), "{a}");
 }
+
+#[test]
+fn issue_6_message_tally_announces_death_and_possible_victory() {
+    let (ok, text) = run(&[
+        "message",
+        "tally",
+        "--seat",
+        "红红",
+        "--seat",
+        "黑黑黑",
+        "--seat",
+        "rrr",
+    ]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("玩家2有3张假情报") && text.contains("风声规则 死亡"),
+        "{text}"
+    );
+    assert!(
+        text.contains("玩家3有三张红情报") && text.contains("潜伏战线"),
+        "{text}"
+    );
+    assert!(!text.contains("玩家1"), "{text}");
+    let (ok, text) = run(&["message", "tally", "--seat", "红绿"]);
+    assert!(!ok && text.contains("--seat 1"), "{text}");
+}

@@ -11,6 +11,7 @@ pub mod profile;
 pub mod rules;
 pub mod selfplay;
 pub mod state;
+pub mod tally;
 pub mod view;
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod catalogue;
 mod chain;
 mod games;
 mod props;
+mod tally;
 
 use crate::catalogue::{Catalogue, Kind, Method};
 use crate::flow::Setup;
