@@ -31,8 +31,8 @@ impl CardPanel {
                 Some(record) => {
                     ui.label(
                         RichText::new(format!(
-                            "抽牌 {} · 第{}回合 turn {} · {} — {}",
-                            record.seq, record.turn, record.turn, record.step, record.purpose
+                            "抽牌 {} · 第{}回合 turn {} · {}",
+                            record.seq, record.turn, record.turn, record.purpose
                         ))
                         .size(16.0)
                         .strong(),
@@ -61,9 +61,19 @@ fn card_face(ui: &mut egui::Ui, c: &ActionCard) {
             ui.set_width(ui.available_width().min(640.0));
             ui.style_mut().visuals.override_text_color = Some(INK);
             ui.horizontal(|ui| {
-                ui.label(RichText::new(format!("#{}", c.number)).size(40.0).strong());
+                ui.label(
+                    RichText::new(format!("#{}", c.number))
+                        .size(40.0)
+                        .strong()
+                        .color(INK),
+                );
                 ui.add_space(24.0);
-                ui.label(RichText::new(format!("R# {}", c.r)).size(40.0).strong());
+                ui.label(
+                    RichText::new(format!("R# {}", c.r))
+                        .size(40.0)
+                        .strong()
+                        .color(INK),
+                );
                 ui.add_space(24.0);
                 let (text, colour) = if c.hq_radio {
                     ("HQ 无线电 radio: 有 yes", Color32::from_rgb(150, 30, 30))
@@ -79,7 +89,7 @@ fn card_face(ui: &mut egui::Ui, c: &ActionCard) {
                 .show(ui, |ui| {
                     let field = |ui: &mut egui::Ui, name: &str, value: String| {
                         ui.label(RichText::new(name).size(17.0).color(MUTED));
-                        ui.label(RichText::new(value).size(22.0).strong());
+                        ui.label(RichText::new(value).size(22.0).strong().color(INK));
                         ui.end_row();
                     };
                     field(ui, "启动指令 Command (helmet)", c.command.to_string());

@@ -29,7 +29,7 @@ pub fn checklist_ui(ui: &mut egui::Ui, s: &State) {
                     .corner_radius(4.0)
                     .inner_margin(4.0)
                     .show(ui, |ui| {
-                        ui.label(text.strong().size(15.0));
+                        ui.label(text.strong());
                         ui.label(RichText::new(&step.title.en).color(CURRENT));
                         if step.draws != "none" && !step.draws.is_empty() {
                             ui.label(
@@ -66,10 +66,7 @@ pub fn log_ui(ui: &mut egui::Ui, s: &State) {
                     Some(c) => c.to_string(),
                     None => format!("card #{} (physical deck)", d.card),
                 };
-                let line = format!(
-                    "{:>3}. turn {} {:<8} {} — {face}",
-                    d.seq, d.turn, d.step, d.purpose
-                );
+                let line = format!("{:>3}. turn {} {} — {face}", d.seq, d.turn, d.purpose);
                 let text = RichText::new(line).monospace();
                 ui.label(if i + 1 == last {
                     text.color(CURRENT)

@@ -167,8 +167,7 @@ fn fire_ui(ui: &mut egui::Ui, legal: &[Action], drafts: &mut Drafts) -> Vec<Comm
 
 fn typed_ui(ui: &mut egui::Ui, drafts: &mut Drafts) -> Vec<Command> {
     let mut out = Vec::new();
-    let label =
-        ui.label("输入操作 Type an action (as `arbiter fof act`): enemy add E3, pc-place D …");
+    let label = ui.label("输入操作 Type an action (enemy add E3, pc-place D …)");
     ui.horizontal(|ui| {
         let edit = ui
             .add(egui::TextEdit::singleline(&mut drafts.typed).desired_width(230.0))

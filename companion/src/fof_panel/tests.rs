@@ -65,6 +65,8 @@ fn reloaded(path: &Path) -> fof::State {
     Journal::load(path).unwrap().state().clone()
 }
 
+const TYPE_LABEL: &str = "输入操作 Type an action (enemy add E3, pc-place D …)";
+
 fn click(h: &mut Harness<'static, FofApp>, label: &str) {
     h.get_by_label(label).click();
     h.run();
@@ -151,12 +153,9 @@ fn fof_panel_refused_typed_action_names_the_rule_and_writes_nothing() {
     let t = Temp::new("refused");
     let mut h = harness(FofApp::new(new_game(&t, 3, None)));
     let before = h.state().journal.state().clone();
-    let input = h
-        .get_by_label("输入操作 Type an action (as `arbiter fof act`): enemy add E3, pc-place D …");
-    input.click();
+    h.get_by_label(TYPE_LABEL).click();
     h.run();
-    h.get_by_label("输入操作 Type an action (as `arbiter fof act`): enemy add E3, pc-place D …")
-        .type_text("activate 1plt");
+    h.get_by_label(TYPE_LABEL).type_text("activate 1plt");
     h.run();
     click(&mut h, "执行 Do");
     let error = h.state().outcome.error.clone().expect("a refusal");
