@@ -95,6 +95,8 @@ pub struct SceneOptions {
     pub layout: Option<Vec<LaidCard>>,
     /// Force a hand over the table (or none); the seed still decides where it is.
     pub hand: Option<bool>,
+    /// Chance that a cell holds a card (default: drawn from 0.6..1.0 per scene).
+    pub occupancy: Option<f64>,
 }
 
 /// One card of a given layout: where it lies and how it is turned.
@@ -195,7 +197,7 @@ impl SceneRenderer {
 
     /// Chooses a legal-looking position: front-line cards sideways on row 3, Allied cards upright on
     /// rows 0–2, Axis cards upside down on rows 4–6, some tapped, some units stacked.
-    fn layout(&self, rng: &mut ChaCha8Rng, cols: u8) -> Vec<Placed> {
+    fn layout(&self, rng: &mut ChaCha8Rng, cols: u8, occupancy: Option<f64>) -> Vec<Placed> {
         let pick = |pred: &dyn Fn(&CardDef) -> bool| -> Vec<usize> {
             self.cards
                 .iter()
@@ -228,7 +230,8 @@ impl SceneRenderer {
             let _ = rng;
             Some(p.remove(pos))
         };
-        let occupancy: f64 = rng.random_range(0.6..1.0);
+        let drawn: f64 = rng.random_range(0.6..1.0);
+        let occupancy = occupancy.unwrap_or(drawn);
         let mut placed = Vec::new();
         let jitter = |rng: &mut ChaCha8Rng, col: u8, row: u8| {
             let c = MatLayout::cell_centre(col, row);
@@ -391,7 +394,7 @@ impl SceneRenderer {
         }
         let placed = match &opts.layout {
             Some(laid) => self.placed_from(laid, &mut rng)?,
-            None => self.layout(&mut rng, params.cols),
+            None => self.layout(&mut rng, params.cols, opts.occupancy),
         };
         let mut polygons: Vec<[[f64; 2]; 4]> = Vec::new();
         for p in &placed {

@@ -21,21 +21,21 @@ fn accuracy_floors_on_fixed_seeds_1000_to_1007() {
     eprintln!("{s:#?}");
     assert!(s.visible_cards > 100);
     assert!(
-        s.identity_accuracy >= 0.80,
+        s.identity_accuracy >= 0.90,
         "identity {:.3}",
         s.identity_accuracy
     );
     assert!(
-        s.wrong_confident_rate <= 0.02,
+        s.wrong_confident_rate <= 0.015,
         "wrong-confident {:.3}",
         s.wrong_confident_rate
     );
     assert!(
-        s.orientation_accuracy >= 0.88,
+        s.orientation_accuracy >= 0.95,
         "orientation {:.3}",
         s.orientation_accuracy
     );
-    assert!(s.cell_accuracy >= 0.85, "cell {:.3}", s.cell_accuracy);
+    assert!(s.cell_accuracy >= 0.95, "cell {:.3}", s.cell_accuracy);
 }
 
 #[test]
