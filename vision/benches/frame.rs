@@ -9,13 +9,14 @@ fn full_frame(c: &mut Criterion) {
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = SceneRenderer::new(&cat).expect("renderer");
     let scanner = vision::Scanner::new(&cat, Default::default()).expect("scanner");
-    // Seed chosen for a full board; the truth is recorded with the scene.
+    // A full board: every cell holds a card (28 or more with stacks).
     for (name, mat) in [("frame_with_mat", true), ("frame_front_line_fit", false)] {
         let scene = renderer
             .render(
                 11,
                 &SceneOptions {
                     aruco_mat: Some(mat),
+                    occupancy: Some(1.0),
                     ..Default::default()
                 },
             )
