@@ -8,8 +8,8 @@
 
 use crate::catalogue::{Catalogue, Kind, Method, Window};
 use crate::describe::describe;
-use crate::flow::Setup;
 use crate::profile::Profile;
+use crate::setup::Setup;
 use crate::state::*;
 use rules_core::{RuleRef, Text, Violation};
 use serde::Serialize;

@@ -7,9 +7,12 @@ pub mod chain;
 mod check;
 pub mod describe;
 mod flow;
+mod outcome;
 pub mod profile;
+mod resolve;
 pub mod rules;
 pub mod selfplay;
+mod setup;
 pub mod state;
 pub mod tally;
 pub mod view;
@@ -18,8 +21,8 @@ pub mod view;
 mod tests;
 
 pub use catalogue::{Catalogue, Colour, Kind, Method};
-pub use flow::Setup;
 pub use profile::Profile;
+pub use setup::Setup;
 pub use state::{Act, Action, Event, Identity, Outcome, Phase, Seat, State, Status};
 pub use view::{player_view, View};
 

@@ -8,8 +8,8 @@ mod props;
 mod tally;
 
 use crate::catalogue::{Catalogue, Kind, Method};
-use crate::flow::Setup;
 use crate::profile::Profile;
+use crate::setup::Setup;
 use crate::state::*;
 use std::sync::Arc;
 
