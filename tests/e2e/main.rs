@@ -5,3 +5,4 @@ mod duel;
 mod fof;
 mod live;
 mod message;
+mod vision;
