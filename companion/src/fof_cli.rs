@@ -306,6 +306,8 @@ fn play(journal: &Path, action: Action, out: &Output) -> anyhow::Result<ExitCode
 pub(crate) struct Journal {
     path: PathBuf,
     states: Vec<State>,
+    /// What the action that led to each state did (parallel to `states`; the first: the set-up's).
+    events: Vec<Vec<Event>>,
     /// Byte length of the complete lines; a cut-off tail beyond it is dropped before the next write.
     complete_len: u64,
     truncated: bool,
@@ -319,6 +321,7 @@ impl Journal {
             format!("cannot read journal {} (start a game with `arbiter fof new --mission FILE --seed N`)", path.display())
         })?;
         let mut states: Vec<State> = Vec::new();
+        let mut events: Vec<Vec<Event>> = Vec::new();
         let mut offset = 0usize;
         let mut complete_len = 0u64;
         let mut truncated = false;
@@ -346,11 +349,10 @@ impl Journal {
                 (None, first @ Line::New { .. }) => {
                     let setup = setup_from(&first)
                         .with_context(|| format!("{} line {n}", path.display()))?;
-                    states.push(
-                        State::from_setup(setup)
-                            .with_context(|| format!("{} line {n}", path.display()))?
-                            .0,
-                    );
+                    let (state, opening) = State::from_setup(setup)
+                        .with_context(|| format!("{} line {n}", path.display()))?;
+                    states.push(state);
+                    events.push(opening);
                 }
                 (None, _) => bail!(
                     "{} line {n}: the journal must start with the set-up line",
@@ -360,21 +362,21 @@ impl Journal {
                     bail!("{} line {n}: a second set-up line", path.display())
                 }
                 (Some(s), Line::Action { action }) => {
-                    let next = FieldsOfFire::apply(s, &action)
-                        .map_err(|v| {
-                            anyhow::anyhow!(
-                                "{} line {n}: `{action}` refused on replay: {v}",
-                                path.display()
-                            )
-                        })?
-                        .0;
+                    let (next, happened) = FieldsOfFire::apply(s, &action).map_err(|v| {
+                        anyhow::anyhow!(
+                            "{} line {n}: `{action}` refused on replay: {v}",
+                            path.display()
+                        )
+                    })?;
                     states.push(next);
+                    events.push(happened);
                 }
                 (Some(_), Line::Undo) => {
                     if states.len() < 2 {
                         bail!("{} line {n}: undo with nothing to undo", path.display());
                     }
                     states.pop();
+                    events.pop();
                 }
             }
             complete_len = offset as u64;
@@ -385,6 +387,7 @@ impl Journal {
         Ok(Journal {
             path: path.to_path_buf(),
             states,
+            events,
             complete_len,
             truncated,
             warning,
@@ -399,6 +402,11 @@ impl Journal {
         self.states
             .last()
             .expect("a loaded journal has the set-up state")
+    }
+
+    /// What the action that reached the current state did (the set-up's events at the start).
+    pub(crate) fn last_events(&self) -> &[Event] {
+        self.events.last().map(Vec::as_slice).unwrap_or_default()
     }
 
     pub(crate) fn can_undo(&self) -> bool {
@@ -417,6 +425,7 @@ impl Journal {
                     action: action.clone(),
                 })?;
                 self.states.push(state);
+                self.events.push(events.clone());
                 Ok(Ok(events))
             }
             Err(v) => Ok(Err(v)),
@@ -430,6 +439,7 @@ impl Journal {
         }
         self.append(&Line::Undo)?;
         self.states.pop();
+        self.events.pop();
         Ok(())
     }
 

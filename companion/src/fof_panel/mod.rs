@@ -69,7 +69,7 @@ pub struct FofApp {
 impl FofApp {
     pub fn new(journal: Journal) -> FofApp {
         let outcome = Outcome {
-            events: Vec::new(),
+            events: described(journal.last_events()),
             error: journal.warning.clone(),
         };
         FofApp {
@@ -88,11 +88,13 @@ impl FofApp {
         }
         match Journal::load(self.journal.path()) {
             Ok(j) => {
+                let mut events = vec![(
+                    "日志已被其他命令更新，已重新读取".into(),
+                    "the journal was changed by another command: reloaded".into(),
+                )];
+                events.extend(described(j.last_events()));
                 self.outcome = Outcome {
-                    events: vec![(
-                        "日志已被其他命令更新，已重新读取".into(),
-                        "the journal was changed by another command: reloaded".into(),
-                    )],
+                    events,
                     error: j.warning.clone(),
                 };
                 self.journal = j;
@@ -106,10 +108,15 @@ impl FofApp {
         let action = match command {
             Command::Undo => {
                 self.outcome = match self.journal.undo() {
-                    Ok(()) => Outcome {
-                        events: vec![("已撤销上一步".into(), "undone".into())],
-                        error: None,
-                    },
+                    Ok(()) => {
+                        // Say it was undone, then what the action now last did.
+                        let mut events = vec![("已撤销上一步".into(), "undone".into())];
+                        events.extend(described(self.journal.last_events()));
+                        Outcome {
+                            events,
+                            error: None,
+                        }
+                    }
                     Err(e) => Outcome {
                         events: Vec::new(),
                         error: Some(format!("{e:#}")),
@@ -128,13 +135,7 @@ impl FofApp {
         };
         self.outcome = match self.journal.play(&action) {
             Ok(Ok(events)) => Outcome {
-                events: events
-                    .iter()
-                    .map(|e| {
-                        let t = e.describe();
-                        (t.zh, t.en)
-                    })
-                    .collect(),
+                events: described(&events),
                 error: None,
             },
             Ok(Err(v)) => Outcome {
@@ -192,6 +193,16 @@ impl FofApp {
             self.apply(c);
         }
     }
+}
+
+fn described(events: &[fof::Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .map(|e| {
+            let t = e.describe();
+            (t.zh, t.en)
+        })
+        .collect()
 }
 
 /// Where we are, the prompt, and the three main buttons.

@@ -200,3 +200,23 @@ fn fof_panel_follows_moves_made_with_the_cli_meanwhile() {
     assert_eq!(journal_lines(&t.journal()).len(), 3);
     assert_eq!(reloaded(&t.journal()), *h.state().journal.state());
 }
+
+#[test]
+fn fof_panel_reopened_shows_what_the_last_action_did() {
+    let t = Temp::new("reopen");
+    let mut cli = new_game(&t, 2026, None);
+    cli.play(&Action::Activate { hq: "co".into() })
+        .unwrap()
+        .unwrap();
+    cli.play(&Action::Next).unwrap().unwrap();
+    // Closing the window and opening it again: the journal alone tells the panel what happened last.
+    let h = harness(FofApp::new(Journal::load(&t.journal()).unwrap()));
+    let events = &h.state().outcome.events;
+    assert!(
+        events
+            .iter()
+            .any(|(_, en)| en.starts_with("co activated commands: printed")),
+        "{events:?}"
+    );
+    h.get_by_label("— turn 1, 3.3.1 B Activation: company HQ —");
+}
