@@ -245,6 +245,15 @@ fn top_ui(
     ui.label(RichText::new(&prompt.text.zh).size(19.0).strong());
     ui.label(RichText::new(&prompt.text.en).size(15.0));
     ui.add_space(4.0);
+    // Keys for a player whose eyes are on the map: N next, D draw, U undo (not while typing).
+    let keys = if ui.ctx().egui_wants_keyboard_input() {
+        [false; 3]
+    } else {
+        ui.input_mut(|i| {
+            [egui::Key::N, egui::Key::D, egui::Key::U]
+                .map(|k| i.consume_key(egui::Modifiers::NONE, k))
+        })
+    };
     let allowed = |a: &Action| {
         legal
             .iter()
@@ -252,22 +261,20 @@ fn top_ui(
     };
     ui.horizontal(|ui| {
         let big = |t: &str| RichText::new(t).size(18.0);
-        if ui
-            .add_enabled(
-                allowed(&Action::Next),
-                egui::Button::new(big("下一步 Next")),
-            )
-            .clicked()
-        {
+        let next_ok = allowed(&Action::Next);
+        let next = ui
+            .add_enabled(next_ok, egui::Button::new(big("下一步 Next")))
+            .on_hover_text("key N");
+        if next.clicked() || (keys[0] && next_ok) {
             out.push(Command::Play(Action::Next));
         }
         let draw_ok = allowed(&Action::Draw {
             purpose: String::new(),
         });
-        if ui
+        let draw = ui
             .add_enabled(draw_ok, egui::Button::new(big("抽牌 Draw")))
-            .clicked()
-        {
+            .on_hover_text("key D");
+        if draw.clicked() || (keys[1] && draw_ok) {
             let purpose = match drafts.purpose.trim() {
                 "" => "free draw".to_string(),
                 p => p.to_string(),
@@ -283,10 +290,10 @@ fn top_ui(
         )
         .labelled_by(label.id);
         ui.add_space(20.0);
-        if ui
+        let undo = ui
             .add_enabled(can_undo, egui::Button::new(big("撤销 Undo")))
-            .clicked()
-        {
+            .on_hover_text("key U");
+        if undo.clicked() || (keys[2] && can_undo) {
             out.push(Command::Undo);
         }
     });

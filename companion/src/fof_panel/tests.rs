@@ -220,3 +220,31 @@ fn fof_panel_reopened_shows_what_the_last_action_did() {
     );
     h.get_by_label("— turn 1, 3.3.1 B Activation: company HQ —");
 }
+
+#[test]
+fn fof_panel_keys_n_d_u_play_next_draw_undo_but_not_while_typing() {
+    let t = Temp::new("keys");
+    let mut h = harness(FofApp::new(new_game(&t, 4, None)));
+    h.key_press(egui::Key::N);
+    h.run();
+    assert_eq!(h.state().journal.state().current_step().id, "3.3.1 B");
+    h.key_press(egui::Key::D);
+    h.run();
+    assert_eq!(
+        h.state().journal.state().log.last().unwrap().purpose,
+        "3.3.1 B: free draw"
+    );
+    h.key_press(egui::Key::U);
+    h.run();
+    assert!(h.state().journal.state().log.is_empty());
+    assert_eq!(journal_lines(&t.journal()).len(), 4, "next, draw, undo");
+    // Typing "n" into the purpose box is text, not Next.
+    h.get_by_label("用途 purpose:").click();
+    h.run();
+    h.get_by_label("用途 purpose:").type_text("n");
+    h.run();
+    h.key_press(egui::Key::N);
+    h.run();
+    assert_eq!(h.state().journal.state().current_step().id, "3.3.1 B");
+    assert_eq!(h.state().drafts.purpose, "n");
+}
