@@ -57,6 +57,9 @@ pub struct Match {
     pub runner_up: f32,
     /// Largest per-tile error of the winner: high when part of the card is hidden.
     pub worst_tile: f32,
+    /// The raw faces and the whitened residue agree on the rotation (a disagreement means the
+    /// winner is doubtful).
+    pub rotation_agrees: bool,
 }
 
 /// Zero-mean per channel, then unit length: insensitive to overall brightness and contrast.
@@ -207,7 +210,7 @@ impl ReferenceSet {
             .map(|&(_, i, roll)| (dot(&self.whitened[i].1, &rolls[roll].1), i, roll))
             .collect();
         fine.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let (score, best, _) = fine[0];
+        let (score, best, whitened_roll) = fine[0];
         // The rotation from the raw faces: the layout every card shares shows which way is up far
         // better than the whitened residue does.
         let roll = (0..4)
@@ -229,6 +232,7 @@ impl ReferenceSet {
             score,
             runner_up,
             worst_tile,
+            rotation_agrees: roll == whitened_roll,
         })
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::calibrate;
 use crate::detect::{find_holes, DetectOptions};
+use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
@@ -96,7 +97,13 @@ impl Scanner {
         timings.calibrate_ms += ms(t);
 
         let t = Instant::now();
-        let holes = find_holes(&gray, &self.options.detect)?;
+        let mut holes = find_holes(&gray, &self.options.detect)?;
+        // With the mat known, a quad must be card-sized on the table (mat cells are not).
+        if let Some((c, _)) = &mat {
+            if let Some(h) = c.homography() {
+                holes.retain(|q| card_sized(h, &q.points));
+            }
+        }
         timings.detect_ms = ms(t);
 
         let t = Instant::now();
@@ -111,7 +118,9 @@ impl Scanner {
             };
             let covered = m.worst_tile > self.options.covered_tile_error;
             let margin = m.score - m.runner_up;
-            let named = m.score >= self.options.min_score && margin >= self.options.min_margin;
+            let named = m.score >= self.options.min_score
+                && margin >= self.options.min_margin
+                && m.rotation_agrees;
             if std::env::var("ARBITER_DEBUG").is_ok() {
                 eprintln!(
                     "match {} score {:.3} runner {:.3} tile {:.3}",
@@ -148,6 +157,7 @@ impl Scanner {
                     .collect();
                 let others: Vec<[f64; 2]> = found
                     .iter()
+                    .filter(|f| f.card.is_some())
                     .map(|f| geometry::centroid(&f.corners))
                     .collect();
                 let mut c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
@@ -165,6 +175,24 @@ impl Scanner {
                 (c, Some(MatLayout::blitz(self.options.cols)))
             }
         };
+        if let Calibration::FrontLine { homography, .. } = &calibration {
+            found.retain(|f| {
+                let hole = [0, 1, 2, 3].map(|k| {
+                    let c = geometry::centroid(&f.corners);
+                    // The hole lies inside the card by the frame inset; shrink the corners to it.
+                    let (sx, sy) = (
+                        1.0 - 2.0 * HOLE_INSET_MM / CARD_W_MM,
+                        1.0 - 2.0 * HOLE_INSET_MM / CARD_H_MM,
+                    );
+                    let s = (sx + sy) / 2.0;
+                    [
+                        c[0] + (f.corners[k][0] - c[0]) * s,
+                        c[1] + (f.corners[k][1] - c[1]) * s,
+                    ]
+                });
+                card_sized(homography, &hole)
+            });
+        }
         timings.calibrate_ms += ms(t);
         let cards = found
             .into_iter()
@@ -210,6 +238,22 @@ impl Scanner {
             timings,
         })
     }
+}
+
+/// Whether a frame hole seen in the image measures like one on the table (51×76 mm, ±35 %: lens distortion and a rough fit stretch it).
+fn card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4]) -> bool {
+    let mm = quad.map(|p| geometry::apply(h, p));
+    let side = |a: usize, b: usize| crate::detect::dist(mm[a], mm[b]);
+    let (s1, s2) = (
+        (side(0, 1) + side(2, 3)) / 2.0,
+        (side(1, 2) + side(3, 0)) / 2.0,
+    );
+    let (short, long) = (s1.min(s2), s1.max(s2));
+    let (w, h) = (
+        CARD_W_MM - 2.0 * HOLE_INSET_MM,
+        CARD_H_MM - 2.0 * HOLE_INSET_MM,
+    );
+    (short / w - 1.0).abs() < 0.35 && (long / h - 1.0).abs() < 0.35
 }
 
 fn ms(t: Instant) -> f64 {
