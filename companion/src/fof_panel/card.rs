@@ -85,11 +85,11 @@ fn card_face(ui: &mut egui::Ui, c: &ActionCard) {
             ui.separator();
             egui::Grid::new("card-fields")
                 .num_columns(2)
-                .spacing([24.0, 8.0])
+                .spacing([24.0, 4.0])
                 .show(ui, |ui| {
                     let field = |ui: &mut egui::Ui, name: &str, value: String| {
                         ui.label(RichText::new(name).size(17.0).color(MUTED));
-                        ui.label(RichText::new(value).size(22.0).strong().color(INK));
+                        ui.label(RichText::new(value).size(21.0).strong().color(INK));
                         ui.end_row();
                     };
                     field(ui, "启动指令 Command (helmet)", c.command.to_string());

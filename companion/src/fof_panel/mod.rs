@@ -176,7 +176,7 @@ impl FofApp {
         });
         egui::Panel::bottom("fof-log")
             .resizable(true)
-            .default_size(190.0)
+            .default_size(170.0)
             .show(ui, |ui| sequence::log_ui(ui, state));
         egui::Panel::left("fof-sequence")
             .default_size(300.0)
@@ -195,12 +195,19 @@ impl FofApp {
     }
 }
 
+/// Events in both languages; a draw in short, as the card is shown large and in the log.
 fn described(events: &[fof::Event]) -> Vec<(String, String)> {
     events
         .iter()
-        .map(|e| {
-            let t = e.describe();
-            (t.zh, t.en)
+        .map(|e| match e {
+            fof::Event::Drew { record: d, .. } => (
+                format!("抽牌{}：第{}号牌（{}）", d.seq, d.card, d.purpose),
+                format!("draw {}: card #{} ({})", d.seq, d.card, d.purpose),
+            ),
+            _ => {
+                let t = e.describe();
+                (t.zh, t.en)
+            }
         })
         .collect()
 }
