@@ -31,6 +31,13 @@ pub struct DemoArgs {
     /// Print a JSON summary at the end.
     #[arg(long)]
     pub json: bool,
+    /// Skip the renderer and the vision pipeline: report each table exactly as laid (tests the
+    /// tracker, adapter and engine alone).
+    #[arg(long)]
+    pub ground_truth: bool,
+    /// Seed of the synthetic camera (background, tilt, light, lens) for the whole game.
+    #[arg(long, default_value_t = 11)]
+    pub camera_seed: u64,
     /// Wait this long between frames (a camera's pace; 0 replays as fast as possible).
     #[arg(long, default_value_t = 0)]
     pub frame_delay_ms: u64,
@@ -87,7 +94,16 @@ pub fn demo_session(
 }
 
 pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
-    let (mut feed, script, scenario) = demo_feed(Box::new(GroundTruth))?;
+    let recognizer: Box<dyn Recognizer> = if args.ground_truth {
+        Box::new(GroundTruth)
+    } else {
+        Box::new(crate::live::vision_feed::Rendered::new(
+            Catalogue::demo(),
+            args.camera_seed,
+            4,
+        )?)
+    };
+    let (mut feed, script, scenario) = demo_feed(recognizer)?;
     let session = demo_session(&scenario, args.journal.as_deref())?;
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if !args.headless && display_present() {

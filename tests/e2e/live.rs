@@ -6,7 +6,7 @@ use std::time::Duration;
 
 #[test]
 fn issue_4_demo_recognises_the_script_and_ends_in_victory() {
-    let out = run(&["demo", "--headless", "--json"]);
+    let out = run(&["demo", "--headless", "--ground-truth", "--json"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -21,7 +21,7 @@ fn issue_4_demo_recognises_the_script_and_ends_in_victory() {
 
 #[test]
 fn issue_4_demo_flags_the_illegal_moves_and_shows_the_joint_attack_and_removal() {
-    let out = run(&["demo", "--headless"]);
+    let out = run(&["demo", "--headless", "--ground-truth"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("ILLEGAL (部署阶段规则 2)"), "{text}");
     assert!(text.contains("ILLEGAL (攻防阶段规则 4)"), "{text}");
@@ -37,7 +37,14 @@ fn issue_4_a_killed_demo_resumes_with_no_committed_action_lost() {
     let journal = dir.join("game.jsonl");
     let _ = std::fs::remove_file(&journal);
     let mut child = arbiter()
-        .args(["demo", "--headless", "--frame-delay-ms", "3", "--journal"])
+        .args([
+            "demo",
+            "--headless",
+            "--ground-truth",
+            "--frame-delay-ms",
+            "3",
+            "--journal",
+        ])
         .arg(&journal)
         .stdout(Stdio::null())
         .spawn()

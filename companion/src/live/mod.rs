@@ -5,6 +5,7 @@ pub mod demo;
 pub mod journal;
 pub mod runner;
 pub mod tracker;
+pub mod vision_feed;
 
 #[cfg(test)]
 mod blitz_tests;
