@@ -155,7 +155,8 @@ fn physical_card(ui: &mut egui::Ui, record: &DrawRecord) {
             ui.label(
                 RichText::new(format!("#{}", record.card))
                     .size(56.0)
-                    .strong(),
+                    .strong()
+                    .color(INK),
             );
             ui.label(
                 RichText::new(format!(
@@ -204,8 +205,8 @@ fn outcome_ui(ui: &mut egui::Ui, outcome: &Outcome) {
         ui.add_space(8.0);
         ui.label(RichText::new("上一步 Last action").strong());
         for (zh, en) in &outcome.events {
-            ui.label(zh);
-            ui.label(RichText::new(en).color(Color32::from_gray(170)));
+            ui.label(RichText::new(zh).color(Color32::from_gray(230)));
+            ui.label(RichText::new(en).color(Color32::from_gray(165)));
         }
     }
 }
