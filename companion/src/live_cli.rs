@@ -62,6 +62,46 @@ pub struct PlayArgs {
     /// Finish the replay without a window and print the rulings.
     #[arg(long)]
     pub headless: bool,
+    /// Where frames come from: camera:N (webcam N), video:PATH, images:PATH (a folder or one image).
+    #[arg(long)]
+    pub source: Option<String>,
+    /// The table has the printed ArUco play-mat (otherwise the grid is fitted from the front line).
+    #[arg(long)]
+    pub mat: bool,
+}
+
+/// Opens a frame source named like camera:0, video:game.mp4 or images:frames/.
+fn open_source(spec: &str, mat: bool, cols: u8) -> anyhow::Result<Box<dyn Feed>> {
+    use vision::source::{FrameSource, ImageFiles, VideoFile, Webcam};
+    let (kind, arg) = spec.split_once(':').with_context(|| {
+        format!("--source {spec:?}: expected camera:N, video:PATH or images:PATH")
+    })?;
+    let source: Box<dyn FrameSource> = match kind {
+        "camera" => {
+            let n: u32 = arg
+                .parse()
+                .with_context(|| format!("--source {spec:?}: camera number"))?;
+            Box::new(Webcam::open(n, 1280, 720)?)
+        }
+        "video" => Box::new(VideoFile::open(std::path::Path::new(arg))?),
+        "images" => Box::new(ImageFiles::new(&[PathBuf::from(arg)])?),
+        _ => anyhow::bail!("--source {spec:?}: unknown kind {kind:?} (camera, video, images)"),
+    };
+    let options = vision::ScannerOptions {
+        use_mat: mat,
+        cols,
+        ..vision::ScannerOptions::default()
+    };
+    let scanner = vision::Scanner::new(&Catalogue::demo(), options)?;
+    Ok(Box::new(crate::live::vision_feed::VisionFeed::new(
+        source,
+        scanner,
+        spec.to_string(),
+    )))
+}
+
+fn runner_cols(session: &Session) -> u8 {
+    session.state.geometry.width as u8
 }
 
 fn display_present() -> bool {
@@ -193,6 +233,12 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.game
     );
     let catalogue = Arc::new(Catalogue::demo());
+    // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
+    let early_cols = if args.players.len() == 4 { 5 } else { 4 };
+    let mut feed = match (&args.source, &args.resume) {
+        (Some(s), None) => Some(open_source(s, args.mat, early_cols)?),
+        _ => None,
+    };
     let session = match &args.resume {
         Some(path) => {
             let (session, warning) = Session::resume(path, catalogue)?;
@@ -221,8 +267,19 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             Session::new(header, catalogue, Some(&args.journal))?
         }
     };
-    let runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
+    if let (Some(s), Some(_)) = (&args.source, &args.resume) {
+        feed = Some(open_source(s, args.mat, runner_cols(&session))?);
+    }
+    let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if args.headless || !display_present() {
+        if let Some(feed) = feed.as_mut() {
+            while !runner.ended {
+                runner.poll(feed.as_mut());
+                if let Some(why) = &runner.camera_lost {
+                    anyhow::bail!("{}: {why}", feed.describe());
+                }
+            }
+        }
         for r in &runner.session.rulings {
             let verdict = if r.accepted {
                 "ok".into()
@@ -237,7 +294,6 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         println!("{}", blitz::prompt(&runner.session.state).text);
         return Ok(ExitCode::SUCCESS);
     }
-    let feed: Option<Box<dyn Feed>> = None;
     crate::panel::run(
         crate::panel::BlitzApp::new(runner, feed),
         "Arbiter · 死亡前线-闪电战",
