@@ -36,7 +36,13 @@ impl Default for DetectOptions {
 }
 
 /// Finds frame holes in a grey image.
-pub fn find_holes(gray: &Mat, opts: &DetectOptions) -> Result<Vec<HoleQuad>, VisionError> {
+/// With `table` (image → table mm, from the mat), quads that are not card-sized on the table are
+/// dropped before anything else, so a mat cell around a card cannot hide it.
+pub fn find_holes(
+    gray: &Mat,
+    opts: &DetectOptions,
+    table: Option<&crate::geometry::H3>,
+) -> Result<Vec<HoleQuad>, VisionError> {
     let mut dark = Mat::default();
     imgproc::adaptive_threshold(
         gray,
@@ -95,6 +101,9 @@ pub fn find_holes(gray: &Mat, opts: &DetectOptions) -> Result<Vec<HoleQuad>, Vis
         if area / quad_area < 0.85 {
             continue;
         }
+        if table.is_some_and(|h| !card_sized(h, &points)) {
+            continue;
+        }
         quads.push(HoleQuad { points, area });
     }
     // On a dark table the white margin makes a hole too (the card's outline) around the frame's
@@ -134,4 +143,22 @@ pub fn find_holes(gray: &Mat, opts: &DetectOptions) -> Result<Vec<HoleQuad>, Vis
 
 pub fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Whether a frame hole seen in the image measures like one on the table (51×76 mm, ±35 %: lens
+/// distortion and a rough fit stretch it).
+pub fn card_sized(h: &crate::geometry::H3, quad: &[[f64; 2]; 4]) -> bool {
+    use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
+    let mm = quad.map(|p| crate::geometry::apply(h, p));
+    let side = |a: usize, b: usize| dist(mm[a], mm[b]);
+    let (s1, s2) = (
+        (side(0, 1) + side(2, 3)) / 2.0,
+        (side(1, 2) + side(3, 0)) / 2.0,
+    );
+    let (short, long) = (s1.min(s2), s1.max(s2));
+    let (w, h) = (
+        CARD_W_MM - 2.0 * HOLE_INSET_MM,
+        CARD_H_MM - 2.0 * HOLE_INSET_MM,
+    );
+    (short / w - 1.0).abs() < 0.35 && (long / h - 1.0).abs() < 0.35
 }

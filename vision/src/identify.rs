@@ -337,7 +337,7 @@ pub fn enroll(
         max_area_fraction: 0.9,
         ..Default::default()
     };
-    let holes = crate::detect::find_holes(&gray, &opts)?;
+    let holes = crate::detect::find_holes(&gray, &opts, None)?;
     let hole = holes
         .first()
         .ok_or_else(|| VisionError::Other("no card frame found in the image".into()))?;

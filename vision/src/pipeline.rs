@@ -1,7 +1,7 @@
 //! The pipeline for one frame: quads → identity and orientation → calibration → cells.
 
 use crate::calibrate;
-use crate::detect::{find_holes, DetectOptions};
+use crate::detect::{card_sized, find_holes, DetectOptions};
 use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
@@ -97,13 +97,8 @@ impl Scanner {
         timings.calibrate_ms += ms(t);
 
         let t = Instant::now();
-        let mut holes = find_holes(&gray, &self.options.detect)?;
-        // With the mat known, a quad must be card-sized on the table (mat cells are not).
-        if let Some((c, _)) = &mat {
-            if let Some(h) = c.homography() {
-                holes.retain(|q| card_sized(h, &q.points));
-            }
-        }
+        let table = mat.as_ref().and_then(|(c, _)| c.homography());
+        let holes = find_holes(&gray, &self.options.detect, table)?;
         timings.detect_ms = ms(t);
 
         let t = Instant::now();
@@ -238,22 +233,6 @@ impl Scanner {
             timings,
         })
     }
-}
-
-/// Whether a frame hole seen in the image measures like one on the table (51×76 mm, ±35 %: lens distortion and a rough fit stretch it).
-fn card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4]) -> bool {
-    let mm = quad.map(|p| geometry::apply(h, p));
-    let side = |a: usize, b: usize| crate::detect::dist(mm[a], mm[b]);
-    let (s1, s2) = (
-        (side(0, 1) + side(2, 3)) / 2.0,
-        (side(1, 2) + side(3, 0)) / 2.0,
-    );
-    let (short, long) = (s1.min(s2), s1.max(s2));
-    let (w, h) = (
-        CARD_W_MM - 2.0 * HOLE_INSET_MM,
-        CARD_H_MM - 2.0 * HOLE_INSET_MM,
-    );
-    (short / w - 1.0).abs() < 0.35 && (long / h - 1.0).abs() < 0.35
 }
 
 fn ms(t: Instant) -> f64 {
