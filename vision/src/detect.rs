@@ -77,6 +77,10 @@ pub fn find_holes(
         let perimeter = imgproc::arc_length(&contour, true)?;
         let mut approx = Vector::<Point>::new();
         imgproc::approx_poly_dp(&contour, &mut approx, 0.04 * perimeter, true)?;
+        if std::env::var_os("ARBITER_DEBUG_HOLES").is_some() {
+            let r = imgproc::bounding_rect(&contour)?;
+            eprintln!("hole {r:?} area {area} approx {}", approx.len());
+        }
         if approx.len() != 4 || !imgproc::is_contour_convex(&approx)? {
             continue;
         }
@@ -106,8 +110,10 @@ pub fn find_holes(
         }
         quads.push(HoleQuad { points, area });
     }
-    // On a dark table the white margin makes a hole too (the card's outline) around the frame's
-    // hole, whose area is 0.70 of it: drop such outlines, keep the frame hole.
+    // A quad holding another one of 45–85 % its area is not a card's hole: content inside a hole
+    // covers at most ~35 % of it. It is the card's outline (on a dark table the white margin makes a
+    // hole of 1/0.70 the frame hole's area) or the space around a card lying on another: keep the
+    // inner quad.
     let inside = |inner: &HoleQuad, outer: &HoleQuad| {
         crate::geometry::point_in_convex(crate::geometry::centroid(&inner.points), &outer.points)
     };
@@ -116,7 +122,7 @@ pub fn find_holes(
         .map(|q| {
             quads
                 .iter()
-                .any(|p| inside(p, q) && (0.6..0.8).contains(&(p.area / q.area)))
+                .any(|p| inside(p, q) && (0.45..0.85).contains(&(p.area / q.area)))
         })
         .collect();
     let mut quads: Vec<HoleQuad> = quads
@@ -132,7 +138,7 @@ pub fn find_holes(
         let c = crate::geometry::centroid(&q.points);
         if kept
             .iter()
-            .any(|k| crate::geometry::point_in_convex(c, &k.points) && q.area < 0.7 * k.area)
+            .any(|k| crate::geometry::point_in_convex(c, &k.points) && q.area < 0.45 * k.area)
         {
             continue;
         }
