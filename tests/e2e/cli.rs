@@ -26,6 +26,17 @@ pub fn run(args: &[&str]) -> Output {
     arbiter().args(args).output().expect("run arbiter")
 }
 
+/// Success, and stdout followed by stderr.
+pub fn run_combined(args: &[&str]) -> (bool, String) {
+    let out = run(args);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
 #[test]
 fn help_lists_the_games() {
     let out = run(&["--help"]);

@@ -1,19 +1,6 @@
 //! `arbiter duel …` end to end: deck checks, the catalogue check and seeded self-play.
 
-use crate::cli::arbiter;
-
-fn run(args: &[&str]) -> (bool, String) {
-    let out = arbiter()
-        .args(args)
-        .output()
-        .expect("run arbiter (build it first: cargo build -p arbiter)");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
+use crate::cli::run_combined as run;
 
 #[test]
 fn duel_check_deck_accepts_the_shipped_demo_decks() {

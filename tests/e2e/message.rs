@@ -1,20 +1,7 @@
 //! `arbiter message …` end to end: the chain ruling a table would ask for, the data check and
 //! seeded self-play.
 
-use crate::cli::arbiter;
-
-fn run(args: &[&str]) -> (bool, String) {
-    let out = arbiter()
-        .args(args)
-        .output()
-        .expect("run arbiter (build it first: cargo build -p arbiter)");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
+use crate::cli::run_combined as run;
 
 #[test]
 fn issue_6_message_chain_seed_example_ends_with_e() {

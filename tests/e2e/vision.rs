@@ -4,7 +4,8 @@
 use crate::cli::run;
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-e2e-vision-{name}-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("arbiter-e2e-vision-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
@@ -12,18 +13,48 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn issue_3_scan_prints_json_per_image_with_the_documented_fields() {
     let dir = temp_dir("scan");
-    let out = run(&["render-scene", "--seed", "11", "--out", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "render-scene",
+        "--seed",
+        "11",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let image = dir.join("scene-11.png");
-    let out = run(&["scan", "--game", "blitz", "--mat", "--json", image.to_str().unwrap()]);
+    let out = run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--mat",
+        "--json",
+        image.to_str().unwrap(),
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let line: serde_json::Value = serde_json::from_str(text.lines().next().expect("one line")).expect("json");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("one line")).expect("json");
     let obs = &line["observation"];
     assert!(obs["calibration"]["method"].is_string(), "{obs}");
     let cards = obs["cards"].as_array().expect("cards");
     assert!(cards.len() >= 10, "{} cards", cards.len());
-    for key in ["card", "corners", "center", "orientation", "cell", "covered", "confidence"] {
+    for key in [
+        "card",
+        "corners",
+        "center",
+        "orientation",
+        "cell",
+        "covered",
+        "confidence",
+    ] {
         assert!(cards[0].get(key).is_some(), "missing {key}");
     }
     // Every named card is a catalogue id.
