@@ -36,7 +36,7 @@ pub struct DemoArgs {
     #[arg(long)]
     pub ground_truth: bool,
     /// Seed of the synthetic camera (background, tilt, light, lens) for the whole game.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 2)]
     pub camera_seed: u64,
     /// Wait this long between frames (a camera's pace; 0 replays as fast as possible).
     #[arg(long, default_value_t = 0)]

@@ -87,3 +87,17 @@ fn issue_4_a_killed_demo_resumes_with_no_committed_action_lost() {
     assert_eq!(replayed, committed, "{text}");
     assert!(!text.contains("ILLEGAL"), "{text}");
 }
+
+#[test]
+fn issue_4_demo_through_the_renderer_and_the_vision_pipeline_equals_the_script() {
+    // Each table is rendered by the synthetic camera (seed 2) and read back by the scanner.
+    let out = run(&["demo", "--headless", "--camera-seed", "2", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(summary["matches_script"], true, "{summary}");
+    assert_eq!(summary["outcome"]["rule"], "胜利条件 3");
+}
