@@ -19,6 +19,7 @@ pub const COARSE_H: i32 = 8;
 /// pattern) looks alike on many cards and would only blur the difference between them.
 const COMPARED_FRACTION: f64 = 0.62;
 const SHORTLIST: usize = 8;
+const BLUR_SIGMA: f64 = 2.0;
 
 /// Descriptors of one reference card (upright), kept in a file for enrolled cards.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -88,7 +89,18 @@ fn resize(src: &Mat, w: i32, h: i32) -> Result<Mat, VisionError> {
 pub fn describe(patch: &Mat) -> Result<(Vec<f32>, Vec<f32>), VisionError> {
     let rows = (patch.rows() as f64 * COMPARED_FRACTION).round() as i32;
     let top = Mat::roi(patch, Rect::new(0, 0, patch.cols(), rows))?.try_clone()?;
-    let fine = resize(&top, FINE_W, FINE_H)?;
+    // Smooth first: a webcam frame is softer than the printed face, and fine print (names, digits)
+    // would otherwise weigh more than the big shapes that tell cards apart.
+    let mut soft = Mat::default();
+    imgproc::gaussian_blur(
+        &top,
+        &mut soft,
+        Size::new(0, 0),
+        BLUR_SIGMA,
+        0.0,
+        opencv::core::BORDER_REPLICATE,
+    )?;
+    let fine = resize(&soft, FINE_W, FINE_H)?;
     let coarse = resize(&fine, COARSE_W, COARSE_H)?;
     Ok((normalise(&coarse)?, normalise(&fine)?))
 }
