@@ -134,7 +134,8 @@ pub fn refine_with_cards(h: &H3, cards: &[[[f64; 2]; 4]], cols: u8) -> Result<H3
     for quad in cards {
         let c = geometry::apply(h, geometry::centroid(quad));
         let (col, row) = ((c[0] / PITCH_MM).floor(), (c[1] / PITCH_MM).floor());
-        if col < 0.0 || row < 0.0 || col >= cols as f64 || row >= 7.0 {
+        // Columns may still be off by a whole shift here (fixed afterwards); rows are anchored.
+        if col < -(cols as f64) || col >= 2.0 * cols as f64 || row < 0.0 || row >= 7.0 {
             continue;
         }
         let centre = MatLayout::cell_centre(col as u8, row as u8);
@@ -165,4 +166,16 @@ pub fn refine_with_cards(h: &H3, cards: &[[[f64; 2]; 4]], cols: u8) -> Result<H3
         return Ok(*h);
     }
     Ok(geometry::homography(&src, &dst, true)?.unwrap_or(*h))
+}
+
+/// Shifts columns so the leftmost named card is in column 0.
+pub fn shift_to_first_column(h: &H3, cards: &[[[f64; 2]; 4]]) -> H3 {
+    let min_col = cards
+        .iter()
+        .map(|q| (geometry::apply(h, geometry::centroid(q))[0] / PITCH_MM).floor())
+        .fold(f64::MAX, f64::min);
+    if !min_col.is_finite() {
+        return *h;
+    }
+    geometry::mul(&geometry::scale_translate(1.0, -min_col * PITCH_MM, 0.0), h)
 }

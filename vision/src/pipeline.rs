@@ -36,7 +36,7 @@ impl Default for ScannerOptions {
             use_mat: true,
             cols: 4,
             min_score: 0.0,
-            min_margin: 0.08,
+            min_margin: 0.05,
             covered_tile_error: 0.9,
             detect: DetectOptions::default(),
         }
@@ -162,10 +162,26 @@ impl Scanner {
                         .filter(|f| f.card.is_some())
                         .map(|f| f.corners)
                         .collect();
-                    for _ in 0..2 {
-                        *homography =
-                            calibrate::refine_with_cards(homography, &named, self.options.cols)?;
+                    // Grow the fit outwards from the front line: a homography from one card is
+                    // only good near it, so cells are first trusted for the nearest cards.
+                    let anchor = geometry::centroid(&fronts.concat());
+                    let mut by_distance = named.clone();
+                    by_distance.sort_by(|a, b| {
+                        let d =
+                            |q: &[[f64; 2]; 4]| crate::detect::dist(geometry::centroid(q), anchor);
+                        d(a).total_cmp(&d(b))
+                    });
+                    for fraction in [0.3, 0.6, 1.0, 1.0] {
+                        let n = ((by_distance.len() as f64 * fraction).ceil() as usize)
+                            .max(3)
+                            .min(by_distance.len());
+                        *homography = calibrate::refine_with_cards(
+                            homography,
+                            &by_distance[..n],
+                            self.options.cols,
+                        )?;
                     }
+                    *homography = calibrate::shift_to_first_column(homography, &named);
                 }
                 (c, Some(MatLayout::blitz(self.options.cols)))
             }
