@@ -21,7 +21,9 @@ pub struct DetectOptions {
     /// Fraction of the frame area.
     pub max_area_fraction: f64,
     pub block: i32,
-    pub offset: f64,
+    /// Threshold offsets, one pass each: a small one finds faint frames (blur, glare); a large one
+    /// keeps only near-black pixels, so a blurred picture does not leak into the frame's hole.
+    pub offsets: Vec<f64>,
 }
 
 impl Default for DetectOptions {
@@ -30,7 +32,7 @@ impl Default for DetectOptions {
             min_area: 350.0,
             max_area_fraction: 0.08,
             block: 21,
-            offset: 8.0,
+            offsets: vec![8.0, 20.0],
         }
     }
 }
@@ -43,72 +45,82 @@ pub fn find_holes(
     opts: &DetectOptions,
     table: Option<&crate::geometry::H3>,
 ) -> Result<Vec<HoleQuad>, VisionError> {
-    let mut dark = Mat::default();
-    imgproc::adaptive_threshold(
-        gray,
-        &mut dark,
-        255.0,
-        imgproc::ADAPTIVE_THRESH_MEAN_C,
-        imgproc::THRESH_BINARY_INV,
-        opts.block,
-        opts.offset,
-    )?;
-    let mut contours = Vector::<Vector<Point>>::new();
-    let mut hierarchy = Vector::<Vec4i>::new();
-    imgproc::find_contours_with_hierarchy(
-        &dark,
-        &mut contours,
-        &mut hierarchy,
-        imgproc::RETR_CCOMP,
-        imgproc::CHAIN_APPROX_SIMPLE,
-        Point::new(0, 0),
-    )?;
     let max_area = opts.max_area_fraction * (gray.rows() * gray.cols()) as f64;
-    let mut quads = Vec::new();
-    for (i, contour) in contours.iter().enumerate() {
-        // Holes are the contours with a parent in a two-level hierarchy.
-        if hierarchy.get(i)?[3] < 0 || contour.len() < 4 {
-            continue;
+    let mut quads: Vec<HoleQuad> = Vec::new();
+    for &offset in &opts.offsets {
+        let mut dark = Mat::default();
+        imgproc::adaptive_threshold(
+            gray,
+            &mut dark,
+            255.0,
+            imgproc::ADAPTIVE_THRESH_MEAN_C,
+            imgproc::THRESH_BINARY_INV,
+            opts.block,
+            offset,
+        )?;
+        let mut contours = Vector::<Vector<Point>>::new();
+        let mut hierarchy = Vector::<Vec4i>::new();
+        imgproc::find_contours_with_hierarchy(
+            &dark,
+            &mut contours,
+            &mut hierarchy,
+            imgproc::RETR_CCOMP,
+            imgproc::CHAIN_APPROX_SIMPLE,
+            Point::new(0, 0),
+        )?;
+        for (i, contour) in contours.iter().enumerate() {
+            // Holes are the contours with a parent in a two-level hierarchy.
+            if hierarchy.get(i)?[3] < 0 || contour.len() < 4 {
+                continue;
+            }
+            let area = imgproc::contour_area(&contour, false)?;
+            if area < opts.min_area || area > max_area {
+                continue;
+            }
+            let perimeter = imgproc::arc_length(&contour, true)?;
+            let mut approx = Vector::<Point>::new();
+            imgproc::approx_poly_dp(&contour, &mut approx, 0.04 * perimeter, true)?;
+            if std::env::var_os("ARBITER_DEBUG_HOLES").is_some() {
+                let r = imgproc::bounding_rect(&contour)?;
+                eprintln!("hole {r:?} area {area} approx {}", approx.len());
+            }
+            if approx.len() != 4 || !imgproc::is_contour_convex(&approx)? {
+                continue;
+            }
+            let mut points = [[0.0; 2]; 4];
+            for (k, p) in approx.iter().enumerate() {
+                points[k] = [p.x as f64 + 0.5, p.y as f64 + 0.5];
+            }
+            if signed_area(&points) < 0.0 {
+                points.reverse();
+            }
+            let sides: Vec<f64> = (0..4)
+                .map(|k| dist(points[k], points[(k + 1) % 4]))
+                .collect();
+            let short = sides.iter().cloned().fold(f64::MAX, f64::min);
+            let long = sides.iter().cloned().fold(0.0, f64::max);
+            // Opposite sides of a card seen at up to 45° stay within a factor ~2; reject slivers.
+            if short / long < 0.3 {
+                continue;
+            }
+            // The hole must fill its quad: a broken frame merged with its surroundings does not.
+            let quad_area = signed_area(&points).abs();
+            if area / quad_area < 0.85 {
+                continue;
+            }
+            if table.is_some_and(|h| !card_sized(h, &points)) {
+                continue;
+            }
+            // The same hole found by an earlier pass.
+            let c = crate::geometry::centroid(&points);
+            if quads.iter().any(|q| {
+                dist(crate::geometry::centroid(&q.points), c) < 0.2 * area.sqrt()
+                    && (0.8..1.25).contains(&(q.area / area))
+            }) {
+                continue;
+            }
+            quads.push(HoleQuad { points, area });
         }
-        let area = imgproc::contour_area(&contour, false)?;
-        if area < opts.min_area || area > max_area {
-            continue;
-        }
-        let perimeter = imgproc::arc_length(&contour, true)?;
-        let mut approx = Vector::<Point>::new();
-        imgproc::approx_poly_dp(&contour, &mut approx, 0.04 * perimeter, true)?;
-        if std::env::var_os("ARBITER_DEBUG_HOLES").is_some() {
-            let r = imgproc::bounding_rect(&contour)?;
-            eprintln!("hole {r:?} area {area} approx {}", approx.len());
-        }
-        if approx.len() != 4 || !imgproc::is_contour_convex(&approx)? {
-            continue;
-        }
-        let mut points = [[0.0; 2]; 4];
-        for (k, p) in approx.iter().enumerate() {
-            points[k] = [p.x as f64 + 0.5, p.y as f64 + 0.5];
-        }
-        if signed_area(&points) < 0.0 {
-            points.reverse();
-        }
-        let sides: Vec<f64> = (0..4)
-            .map(|k| dist(points[k], points[(k + 1) % 4]))
-            .collect();
-        let short = sides.iter().cloned().fold(f64::MAX, f64::min);
-        let long = sides.iter().cloned().fold(0.0, f64::max);
-        // Opposite sides of a card seen at up to 45° stay within a factor ~2; reject slivers.
-        if short / long < 0.3 {
-            continue;
-        }
-        // The hole must fill its quad: a broken frame merged with its surroundings does not.
-        let quad_area = signed_area(&points).abs();
-        if area / quad_area < 0.85 {
-            continue;
-        }
-        if table.is_some_and(|h| !card_sized(h, &points)) {
-            continue;
-        }
-        quads.push(HoleQuad { points, area });
     }
     // A quad holding another one of 45–85 % its area is not a card's hole: content inside a hole
     // covers at most ~35 % of it. It is the card's outline (on a dark table the white margin makes a
