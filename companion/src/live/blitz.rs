@@ -370,6 +370,9 @@ impl Session {
             return;
         };
         let at = to_cell(to);
+        if self.state.placed(card).is_some_and(|p| p.cell == at) {
+            return; // seen again where the engine has it (it was hidden for a while)
+        }
         let action = match &self.state.pending_advance {
             Some(p) if p.attackers.contains(&card) && p.cell == at => Action::Advance(card),
             _ => Action::Move { card, to: at },
@@ -383,6 +386,18 @@ impl Session {
 
     fn on_removed(&mut self, id: &str, from: GridCell) {
         let Some(card) = self.card(id) else { return };
+        // Front-line cards never leave, and a facility under a unit is hidden by it: a card lying on
+        // them covers them from the camera.
+        let def = self.state.def(card);
+        let under_a_unit = self
+            .state
+            .placed(card)
+            .is_some_and(|p| self.state.stack(p.cell).occupant.is_some());
+        if matches!(def.kind, CardKind::Frontline)
+            || (matches!(def.kind, CardKind::Facility { .. }) && under_a_unit)
+        {
+            return;
+        }
         if self.state.placed(card).is_none() {
             // The engine already took it off (destroyed, removed at the end of deployment), or an
             // illegal placement was taken back: its question is answered.

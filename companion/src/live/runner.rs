@@ -69,7 +69,7 @@ impl Runner {
             };
             let known = self.tracker.committed().get(id);
             known.is_none_or(|k| Some(k.cell) != s.cell || k.tapped != s.tapped)
-        }) || frame.sightings.sightings.len() < self.tracker.committed().len();
+        });
         if differs && self.pending_since.is_none() {
             self.pending_since = Some((self.frames, Instant::now()));
         }
