@@ -80,10 +80,6 @@ pub fn find_holes(
             let perimeter = imgproc::arc_length(&contour, true)?;
             let mut approx = Vector::<Point>::new();
             imgproc::approx_poly_dp(&contour, &mut approx, 0.04 * perimeter, true)?;
-            if std::env::var_os("ARBITER_DEBUG_HOLES").is_some() {
-                let r = imgproc::bounding_rect(&contour)?;
-                eprintln!("hole {r:?} area {area} approx {}", approx.len());
-            }
             if approx.len() != 4 || !imgproc::is_contour_convex(&approx)? {
                 continue;
             }

@@ -116,12 +116,6 @@ impl Scanner {
             let named = m.score >= self.options.min_score
                 && margin >= self.options.min_margin
                 && m.rotation_agrees;
-            if std::env::var("ARBITER_DEBUG").is_ok() {
-                eprintln!(
-                    "match {} score {:.3} runner {:.3} tile {:.3}",
-                    self.refs.refs[m.best].card, m.score, m.runner_up, m.worst_tile
-                );
-            }
             // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
             let confidence = if named {
                 (margin / 0.25).clamp(0.0, 1.0)
