@@ -5,9 +5,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seed: u64 = args[2].parse()?;
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&cat)?;
-    let mut opts = vision::ScannerOptions::default();
-    opts.min_margin = 0.0;
-    opts.min_score = -1.0;
+    let opts = vision::ScannerOptions {
+        min_margin: 0.0,
+        min_score: -1.0,
+        ..Default::default()
+    };
     let scanner = vision::Scanner::new(&cat, opts)?;
     vision::eval::run(
         &renderer,

@@ -147,7 +147,7 @@ pub fn refine_with_cards(h: &H3, cards: &[[[f64; 2]; 4]], cols: u8) -> Result<H3
         let c = geometry::apply(h, geometry::centroid(quad));
         let (col, row) = ((c[0] / PITCH_MM).floor(), (c[1] / PITCH_MM).floor());
         // Columns may still be off by a whole shift here (fixed afterwards); rows are anchored.
-        if col < -(cols as f64) || col >= 2.0 * cols as f64 || row < 0.0 || row >= 7.0 {
+        if col < -(cols as f64) || col >= 2.0 * cols as f64 || !(0.0..7.0).contains(&row) {
             continue;
         }
         let centre = MatLayout::cell_centre(col as u8, row as u8);

@@ -19,6 +19,11 @@ pub const COARSE_H: i32 = 8;
 /// pattern) looks alike on many cards and would only blur the difference between them.
 const COMPARED_FRACTION: f64 = 0.62;
 const SHORTLIST: usize = 8;
+
+/// Coarse and fine descriptors of one patch.
+pub type Descriptors = (Vec<f32>, Vec<f32>);
+/// A card's corners in image pixels and the homography from card mm to the image.
+pub type CardPlacement = ([[f64; 2]; 4], H3);
 const BLUR_SIGMA: f64 = 2.0;
 
 /// Descriptors of one reference card (upright), kept in a file for enrolled cards.
@@ -275,10 +280,7 @@ fn worst_tile_error(a: &[f32], b: &[f32]) -> f32 {
 
 /// Warps the hole quad to an upright patch for each of the four choices of the card's top-left
 /// corner. Two warps: the other two rolls are the same patches turned 180°.
-pub fn hole_patches(
-    image: &Mat,
-    hole: &[[f64; 2]; 4],
-) -> Result<[(Vec<f32>, Vec<f32>); 4], VisionError> {
+pub fn hole_patches(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<[Descriptors; 4], VisionError> {
     let (w, h) = (FINE_W * 2, FINE_H * 2);
     let target = [
         [0.0, 0.0],
@@ -324,7 +326,7 @@ pub fn hole_patches(
 pub fn card_corners(
     hole: &[[f64; 2]; 4],
     roll: usize,
-) -> Result<Option<([[f64; 2]; 4], H3)>, VisionError> {
+) -> Result<Option<CardPlacement>, VisionError> {
     let (w, h) = (crate::face::CARD_W_MM, crate::face::CARD_H_MM);
     let local = hole_rect(w, h);
     let img: Vec<[f64; 2]> = (0..4).map(|k| hole[(k + roll) % 4]).collect();

@@ -96,6 +96,9 @@ pub fn crop_failure(frame: &Mat, seed: u64, c: &CardOutcome) -> Result<FailureCr
     })
 }
 
+/// Label, accuracy and card count of each bin.
+type Bins = Vec<(String, f64, usize)>;
+
 /// Identity accuracy of visible cards in bins of a scene quantity.
 fn binned(
     outcomes: &[SceneOutcome],
@@ -125,7 +128,7 @@ fn binned(
 
 /// A bar chart per quantity (identity accuracy of visible cards), drawn with OpenCV.
 pub fn accuracy_chart(outcomes: &[SceneOutcome]) -> Result<Mat, VisionError> {
-    let panels: [(&str, Vec<(String, f64, usize)>); 3] = [
+    let panels: [(&str, Bins); 3] = [
         (
             "tilt (deg)",
             binned(
@@ -313,7 +316,7 @@ pub fn evaluate(
                 for c in failures.iter().take(3) {
                     crops.push((failures.len(), crop_failure(&scene.image, outcome.seed, c)?));
                 }
-                crops.sort_by(|a, b| b.0.cmp(&a.0));
+                crops.sort_by_key(|c| std::cmp::Reverse(c.0));
                 crops.truncate(KEEP);
             }
             Ok(())

@@ -105,7 +105,7 @@ fn empty_corrupt_and_missing_images_are_errors_naming_the_file() {
         let err = vision::pipeline::read_image(path).unwrap_err().to_string();
         assert!(err.contains(&path.display().to_string()), "{err}");
     }
-    let mut files = vision::source::ImageFiles::new(&[corrupt.clone()]).unwrap();
+    let mut files = vision::source::ImageFiles::new(std::slice::from_ref(&corrupt)).unwrap();
     use vision::source::FrameSource;
     assert!(files.next_frame().is_err());
     std::fs::remove_dir_all(&dir).ok();
