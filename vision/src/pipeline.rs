@@ -78,7 +78,7 @@ impl Scanner {
             refs,
             frontline,
             options,
-            layouts: vec![MatLayout::blitz(4), MatLayout::blitz(5)],
+            layouts: MatLayout::all(),
         }
     }
 
@@ -210,7 +210,9 @@ impl Scanner {
                 let (orientation, cell) = match (calibration.homography(), &layout) {
                     (Some(h), Some(layout)) => {
                         let (c, tp) = (geometry::apply(h, centre), geometry::apply(h, top));
-                        let cell = layout.cell_of(c).map(|(col, row)| Cell::Blitz { col, row });
+                        let cell = layout
+                            .cell_of(c)
+                            .map(|(col, row)| grid_cell(layout, col, row));
                         (
                             Orientation::from_up_vector(tp[0] - c[0], tp[1] - c[1]),
                             cell,
@@ -242,6 +244,23 @@ impl Scanner {
             hand_or_motion_suspected,
             timings,
         })
+    }
+}
+
+/// The game's name for a grid cell: Blitz (col, row); Duel (side, 陣地 1–5 from the viewer's left).
+fn grid_cell(layout: &MatLayout, col: u8, row: u8) -> Cell {
+    if layout.front_row.is_none() && layout.rows == 2 {
+        let side = if row == 0 {
+            DuelSide::Near
+        } else {
+            DuelSide::Far
+        };
+        Cell::Duel {
+            side,
+            slot: col + 1,
+        }
+    } else {
+        Cell::Blitz { col, row }
     }
 }
 

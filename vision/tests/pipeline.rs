@@ -202,3 +202,55 @@ fn enrolling_a_card_gives_a_reference_that_matches_it() {
         "enrolled descriptor should match the printed face ({dot:.2})"
     );
 }
+
+#[test]
+fn duel_mat_cells_are_side_and_slot() {
+    // A card face on the printed Duel mat, seen straight from above.
+    use opencv::prelude::*;
+    let kit = common::kit();
+    let layout = vision::mats::MatLayout::duel();
+    let px_per_mm = 1.6;
+    let mut mat = vision::mats::render_mat(&layout, px_per_mm).unwrap();
+    let card = kit
+        .catalogue
+        .cards
+        .iter()
+        .find(|c| c.id.ends_with("u01"))
+        .unwrap();
+    let face = vision::face::render_face(card).unwrap();
+    let (w, h) = ((63.0 * px_per_mm) as i32, (88.0 * px_per_mm) as i32);
+    let mut small = opencv::core::Mat::default();
+    opencv::imgproc::resize(
+        &face,
+        &mut small,
+        opencv::core::Size::new(w, h),
+        0.0,
+        0.0,
+        opencv::imgproc::INTER_AREA,
+    )
+    .unwrap();
+    // Slot 3 on the far side: cell (2, 1), centre (250, 150) mm.
+    let p = vision::mats::mat_pixel(&layout, px_per_mm, [250.0, 150.0]);
+    let rect = opencv::core::Rect::new(p[0] as i32 - w / 2, p[1] as i32 - h / 2, w, h);
+    small
+        .copy_to(&mut opencv::core::Mat::roi_mut(&mut mat, rect).unwrap())
+        .unwrap();
+    let obs = kit.scanner.scan(&mat, 0).unwrap();
+    assert!(
+        matches!(obs.calibration, vision::Calibration::Mat { ref mat, .. } if mat == "duel-2x5"),
+        "{:?}",
+        obs.calibration
+    );
+    let seen = obs
+        .cards
+        .iter()
+        .find(|c| c.card.as_deref() == Some(card.id.as_str()))
+        .expect("card found");
+    assert_eq!(
+        seen.cell,
+        Some(vision::Cell::Duel {
+            side: vision::DuelSide::Far,
+            slot: 3
+        })
+    );
+}
