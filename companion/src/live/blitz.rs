@@ -41,6 +41,11 @@ pub enum Entry {
         source: Source,
     },
     Undo,
+    /// The players let a change stand against the rules.
+    Overrule {
+        seat: PlayerId,
+        action: String,
+    },
     /// The players changed a rules-profile option; the game so far is replayed under it.
     Profile(Profile),
 }
@@ -62,6 +67,8 @@ pub struct Question {
     pub text: String,
     /// Each choice and the action it submits (`None`: dismiss, the table is put right by hand).
     pub options: Vec<(String, Option<(PlayerId, Action)>)>,
+    /// The change seen on the table, which the players may let stand against the rules.
+    pub overrule: Option<(PlayerId, Action)>,
 }
 
 pub struct Session {
@@ -70,6 +77,8 @@ pub struct Session {
     history: Vec<State>,
     /// The committed actions, in step with `history` (replayed when the profile changes).
     actions: Vec<(PlayerId, Action)>,
+    /// Which of `actions` the players overruled the engine for.
+    overruled: Vec<usize>,
     catalogue: Arc<Catalogue>,
     pub rulings: Vec<Ruling>,
     pub questions: Vec<Question>,
@@ -97,6 +106,7 @@ impl Session {
             state,
             history: Vec::new(),
             actions: Vec::new(),
+            overruled: Vec::new(),
             catalogue,
             rulings: Vec::new(),
             questions: Vec::new(),
@@ -119,6 +129,17 @@ impl Session {
                     session.undo_in_memory();
                 }
                 Entry::Profile(profile) => session.replay_under(profile.clone())?,
+                Entry::Overrule { seat, action } => {
+                    let parsed = Action::parse(&session.state, action)
+                        .with_context(|| format!("{}: entry {}", path.display(), i + 2))?;
+                    session.questions.push(Question {
+                        text: String::new(),
+                        options: Vec::new(),
+                        overrule: Some((*seat, parsed)),
+                    });
+                    let last = session.questions.len() - 1;
+                    session.overrule_question(last);
+                }
                 Entry::Action {
                     seat,
                     action,
@@ -218,8 +239,18 @@ impl Session {
         let mut header = self.header.clone();
         header.profile = profile;
         let mut fresh = Session::new(header, self.catalogue.clone(), None)?;
-        for (seat, action) in &self.actions {
+        for (i, (seat, action)) in self.actions.iter().enumerate() {
             let text = action.notation(&fresh.state);
+            if self.overruled.contains(&i) {
+                let (next, _) = blitz::overrule(&fresh.state, *seat, action)
+                    .map_err(|v| anyhow::anyhow!("`{text}`: {v}"))?;
+                fresh
+                    .history
+                    .push(std::mem::replace(&mut fresh.state, next));
+                fresh.actions.push((*seat, action.clone()));
+                fresh.overruled.push(i);
+                continue;
+            }
             fresh
                 .commit(*seat, action.clone(), Source::Panel)
                 .map_err(|v| anyhow::anyhow!("`{text}` is not legal under the new profile: {v}"))?;
@@ -228,6 +259,7 @@ impl Session {
         self.state = fresh.state;
         self.history = fresh.history;
         self.actions = fresh.actions;
+        self.overruled = fresh.overruled;
         Ok(())
     }
 
@@ -258,6 +290,7 @@ impl Session {
             Some(prev) => {
                 self.state = prev;
                 self.actions.pop();
+                self.overruled.retain(|&i| i < self.actions.len());
                 self.declaring.clear();
                 true
             }
@@ -324,6 +357,7 @@ impl Session {
             TableEvent::Uncertain { cell, note } => self.questions.push(Question {
                 text: format!("{} 无法识别 / {note} at {}", to_cell(*cell), to_cell(*cell)),
                 options: vec![("OK".into(), None)],
+                overrule: None,
             }),
         }
     }
@@ -332,6 +366,7 @@ impl Session {
         self.questions.push(Question {
             text: format!("{id} 不在目录中 / {id} is not in the catalogue"),
             options: vec![("OK".into(), None)],
+            overrule: None,
         });
     }
 
@@ -423,6 +458,7 @@ impl Session {
                                 self.state.card_name(card)
                             ),
                             options: vec![("OK".into(), None)],
+                            overrule: None,
                         });
                     }
                     return;
@@ -451,6 +487,7 @@ impl Session {
                 to_cell(from)
             ),
             options: vec![("OK".into(), None)],
+                overrule: None,
         });
     }
 
@@ -529,6 +566,7 @@ impl Session {
         self.questions.push(Question {
             text,
             options: opts,
+            overrule: None,
         });
     }
 
@@ -596,7 +634,7 @@ impl Session {
 
     /// Applies a change seen on the table; a refusal is flagged at once and asked about.
     fn submit_seen(&mut self, seat: PlayerId, action: Action, question: String) {
-        if !self.submit(seat, action, Source::Camera) {
+        if !self.submit(seat, action.clone(), Source::Camera) {
             let why = self
                 .rulings
                 .last()
@@ -605,7 +643,50 @@ impl Session {
             self.questions.push(Question {
                 text: format!("{question} 不合规则，请复原 / not allowed: {why}"),
                 options: vec![("OK".into(), None)],
+                overrule: Some((seat, action)),
             });
+        }
+    }
+
+    /// The players let the change of question `index` stand against the rules (journalled).
+    pub fn overrule_question(&mut self, index: usize) {
+        let Some((seat, action)) = self.questions.get(index).and_then(|q| q.overrule.clone())
+        else {
+            return;
+        };
+        let notation = action.notation(&self.state);
+        match blitz::overrule(&self.state, seat, &action) {
+            Ok((next, events)) => {
+                self.questions.remove(index);
+                let described = blitz::scenario::describe_all(&self.state, &next, &events);
+                self.rulings.push(Ruling {
+                    round: self.state.round,
+                    accepted: true,
+                    who: self.actor_name(seat),
+                    action: notation.clone(),
+                    text: format!(
+                        "裁定有效（玩家否决规则）/ overruled by the players: {}",
+                        described.join("; ")
+                    ),
+                    rule: None,
+                });
+                self.history.push(std::mem::replace(&mut self.state, next));
+                self.actions.push((seat, action));
+                self.overruled.push(self.actions.len() - 1);
+                if let Some(j) = self.journal.as_mut() {
+                    if let Err(e) = j.append(&Entry::Overrule {
+                        seat,
+                        action: notation,
+                    }) {
+                        let note = self.note(format!("journal: {e:#}"));
+                        self.rulings.push(note);
+                    }
+                }
+            }
+            Err(v) => {
+                let note = self.note(format!("{v}"));
+                self.rulings.push(note);
+            }
         }
     }
 }

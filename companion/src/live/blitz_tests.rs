@@ -204,3 +204,28 @@ fn issue_4_a_killed_game_resumes_with_every_committed_action() {
     assert_eq!(resumed.state.actor(), turn);
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn issue_4_an_overruled_change_is_journalled_and_resumed() {
+    let path = std::env::temp_dir().join(format!("arbiter-overrule-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let catalogue = Arc::new(Catalogue::demo());
+    let mut s = Session::new(header(true), catalogue.clone(), Some(&path)).unwrap();
+    for a in [
+        Action::Keep,
+        Action::Keep,
+        Action::SkipDraw,
+        Action::SkipDraw,
+    ] {
+        let seat = s.state.actor().unwrap();
+        s.submit(seat, a, Source::Panel);
+    }
+    s.on_table_event(&placed("us-u01", (1, 4)));
+    assert_eq!(s.questions.len(), 1);
+    s.overrule_question(0);
+    let before = s.state.placed.clone();
+    drop(s);
+    let (resumed, _) = Session::resume(&path, catalogue).unwrap();
+    assert_eq!(resumed.state.placed, before);
+    let _ = std::fs::remove_file(&path);
+}

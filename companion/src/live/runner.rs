@@ -108,9 +108,77 @@ impl Runner {
                 self.session.questions.push(super::blitz::Question {
                     text: e.to_string(),
                     options: vec![("OK".into(), None)],
+                    overrule: None,
                 });
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::blitz::Header;
+    use crate::live::tracker::{FrameSightings, TrackerConfig};
+    use blitz::catalogue::{Catalogue, Faction};
+    use std::collections::VecDeque;
+    use std::sync::Arc;
+
+    struct Flaky(VecDeque<FeedStatus>);
+
+    impl Feed for Flaky {
+        fn poll(&mut self) -> FeedStatus {
+            self.0.pop_front().unwrap_or(FeedStatus::Ended)
+        }
+        fn describe(&self) -> String {
+            "flaky camera".into()
+        }
+    }
+
+    fn frame() -> FeedStatus {
+        FeedStatus::Frame(Box::new(FeedFrame {
+            image: None,
+            sightings: FrameSightings::default(),
+            overlays: Vec::new(),
+            presses: vec!["keep".into()],
+        }))
+    }
+
+    #[test]
+    fn issue_4_camera_lost_mid_game_keeps_the_game_and_resumes() {
+        let header = Header {
+            game: "blitz".into(),
+            players: vec![Faction::Us, Faction::Ss],
+            seed: 1,
+            profile: blitz::Profile::default(),
+            stacked_decks: vec![],
+            hidden_hands: true,
+        };
+        let session = Session::new(header, Arc::new(Catalogue::demo()), None).unwrap();
+        let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
+        let mut feed = Flaky(VecDeque::from([
+            frame(),
+            FeedStatus::Lost("unplugged".into()),
+            FeedStatus::Waiting,
+            frame(),
+        ]));
+        runner.poll(&mut feed);
+        assert_eq!(runner.session.rulings.len(), 1, "US kept");
+        runner.poll(&mut feed);
+        assert_eq!(runner.camera_lost.as_deref(), Some("unplugged"));
+        runner.poll(&mut feed);
+        assert!(
+            runner.camera_lost.is_some(),
+            "still lost while no frame comes"
+        );
+        runner.poll(&mut feed);
+        assert_eq!(runner.camera_lost, None, "frames are back");
+        assert_eq!(
+            runner.session.rulings.len(),
+            2,
+            "the game went on from where it was"
+        );
+        assert!(!runner.ended);
     }
 }

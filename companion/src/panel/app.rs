@@ -16,6 +16,8 @@ pub enum Command {
         question: usize,
         option: usize,
     },
+    /// Let the change a question is about stand against the rules.
+    Overrule(usize),
     Undo,
     /// Type an action to correct what the camera saw ("move us-u01 B4").
     Correct(String),
@@ -61,6 +63,7 @@ impl BlitzApp {
                 session.submit(seat, action, crate::live::blitz::Source::Panel);
             }
             Command::Answer { question, option } => session.answer(question, option),
+            Command::Overrule(question) => session.overrule_question(question),
             Command::Undo => {
                 session.undo();
             }
@@ -72,6 +75,7 @@ impl BlitzApp {
                     session.questions.push(crate::live::blitz::Question {
                         text: format!("{e:#}"),
                         options: vec![("OK".into(), None)],
+                        overrule: None,
                     });
                 }
             }
@@ -91,6 +95,7 @@ impl BlitzApp {
                     text: "No CJK font found (install fonts-noto-cjk): Chinese text shows as boxes"
                         .into(),
                     options: vec![("OK".into(), None)],
+                    overrule: None,
                 });
             }
             ui.ctx().request_repaint();
@@ -164,6 +169,9 @@ impl BlitzApp {
                                 option: oi,
                             });
                         }
+                    }
+                    if q.overrule.is_some() && ui.button("裁定有效 Overrule").clicked() {
+                        out.push(Command::Overrule(qi));
                     }
                 });
             });

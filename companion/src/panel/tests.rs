@@ -104,3 +104,30 @@ fn issue_4_panel_confirm_answers_a_question_and_buttons_submit() {
     h.run();
     assert_eq!(h.state().runner.session.state.step, Step::Facility);
 }
+
+#[test]
+fn issue_4_panel_overrule_lets_a_flagged_change_stand() {
+    let mut app = app_at_deploy();
+    let seen = crate::live::tracker::TableEvent::Placed {
+        card: "us-u01".into(),
+        place: crate::live::tracker::CardPlace {
+            cell: (1, 4),
+            tapped: false,
+        },
+    };
+    app.runner.session.on_table_event(&seen);
+    assert_eq!(
+        app.runner.session.rulings.last().unwrap().rule.as_deref(),
+        Some("部署阶段规则 2")
+    );
+    let mut h = harness(app);
+    h.get_by_label("裁定有效 Overrule").click();
+    h.run();
+    let state = &h.state().runner.session.state;
+    let sherman = state.card_by_id("us-u01").unwrap();
+    assert_eq!(
+        state.placed(sherman).map(|p| p.cell.to_string()).as_deref(),
+        Some("B5")
+    );
+    assert!(h.state().runner.session.questions.is_empty());
+}
