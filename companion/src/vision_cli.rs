@@ -185,6 +185,7 @@ fn method(c: &vision::Calibration) -> &'static str {
     match c {
         vision::Calibration::Mat { .. } => "mat",
         vision::Calibration::FrontLine { .. } => "front line",
+        vision::Calibration::Cards { .. } => "cards",
         vision::Calibration::None { .. } => "none",
     }
 }

@@ -191,3 +191,71 @@ pub fn shift_to_first_column(h: &H3, cards: &[[[f64; 2]; 4]]) -> H3 {
     }
     geometry::mul(&geometry::scale_translate(1.0, -min_col * PITCH_MM, 0.0), h)
 }
+
+/// Table-mm corners (top-left, top-right, bottom-right, bottom-left) of a card centred at `centre`,
+/// turned clockwise (seen from above) by `turns` quarter turns.
+pub fn card_corners_mm(centre: [f64; 2], turns: u8) -> [[f64; 2]; 4] {
+    let (hw, hh) = (CARD_W_MM / 2.0, CARD_H_MM / 2.0);
+    [[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]].map(|[mut x, mut y]| {
+        for _ in 0..turns {
+            (x, y) = (y, -x);
+        }
+        [centre[0] + x, centre[1] + y]
+    })
+}
+
+/// A first fit from one card near the middle of the named ones, its turn read from the image (the
+/// camera sits on the near side). Rows and columns are fixed afterwards.
+pub fn from_cards(named: &[[[f64; 2]; 4]]) -> Result<Option<(H3, [f64; 2])>, VisionError> {
+    if named.len() < 4 {
+        return Ok(None);
+    }
+    let centres: Vec<[f64; 2]> = named.iter().map(|q| geometry::centroid(q)).collect();
+    let middle = geometry::centroid(&centres);
+    let Some(anchor) = named.iter().min_by(|a, b| {
+        crate::detect::dist(geometry::centroid(*a), middle)
+            .total_cmp(&crate::detect::dist(geometry::centroid(*b), middle))
+    }) else {
+        return Ok(None);
+    };
+    let c = geometry::centroid(anchor);
+    let top = [
+        (anchor[0][0] + anchor[1][0]) / 2.0,
+        (anchor[0][1] + anchor[1][1]) / 2.0,
+    ];
+    let turns =
+        crate::types::Orientation::from_up_vector(top[0] - c[0], c[1] - top[1]).quarter_turns();
+    let mm = card_corners_mm(MatLayout::cell_centre(0, 3), turns);
+    Ok(geometry::homography(&anchor[..], &mm, false)?.map(|h| (h, c)))
+}
+
+/// Shifts rows so Allied cards (`Some(true)`) lie on rows 0–3 and Axis cards (`Some(false)`) on
+/// rows 3–6, with every card on the grid.
+pub fn shift_rows_by_side(h: &H3, named: &[[[f64; 2]; 4]], allied: &[Option<bool>]) -> H3 {
+    let rows: Vec<i32> = named
+        .iter()
+        .map(|q| (geometry::apply(h, geometry::centroid(q))[1] / PITCH_MM).floor() as i32)
+        .collect();
+    let score = |s: i32| -> i32 {
+        rows.iter()
+            .zip(allied)
+            .map(|(r, side)| {
+                let r = r + s;
+                let on_grid = (0..7).contains(&r) as i32;
+                let side_ok = match side {
+                    Some(true) => (r <= 3) as i32,
+                    Some(false) => (r >= 3) as i32,
+                    None => 0,
+                };
+                on_grid * 2 + side_ok
+            })
+            .sum()
+    };
+    let best = (-7..=7)
+        .max_by_key(|s: &i32| (score(*s), -s.abs()))
+        .unwrap_or(0);
+    geometry::mul(
+        &geometry::scale_translate(1.0, 0.0, best as f64 * PITCH_MM),
+        h,
+    )
+}

@@ -46,6 +46,8 @@ impl Default for ScannerOptions {
 pub struct Scanner {
     pub refs: ReferenceSet,
     frontline: HashSet<String>,
+    /// Card id → Some(true) for Allied, Some(false) for Axis, None for front-line cards.
+    sides: std::collections::HashMap<String, Option<bool>>,
     pub options: ScannerOptions,
     layouts: Vec<MatLayout>,
 }
@@ -74,8 +76,20 @@ impl Scanner {
             .filter(|c| matches!(c.kind, CardKind::Frontline))
             .map(|c| c.id.clone())
             .collect();
+        let sides = catalogue
+            .cards
+            .iter()
+            .map(|c| {
+                (
+                    c.id.clone(),
+                    c.faction
+                        .map(|f| f.side() == blitz::catalogue::Side::Allied),
+                )
+            })
+            .collect();
         Scanner {
             refs,
+            sides,
             frontline,
             options,
             layouts: MatLayout::all(),
@@ -150,15 +164,27 @@ impl Scanner {
                     .map(|f| geometry::centroid(&f.corners))
                     .collect();
                 let mut c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
-                if let Calibration::FrontLine { homography, .. } = &mut c {
-                    let named: Vec<[[f64; 2]; 4]> = found
-                        .iter()
-                        .filter(|f| f.card.is_some())
-                        .map(|f| f.corners)
-                        .collect();
-                    // Grow the fit outwards from the front line: a homography from one card is
-                    // only good near it, so cells are first trusted for the nearest cards.
-                    let anchor = geometry::centroid(&fronts.concat());
+                let named: Vec<[[f64; 2]; 4]> = found
+                    .iter()
+                    .filter(|f| f.card.is_some())
+                    .map(|f| f.corners)
+                    .collect();
+                let mut anchor = geometry::centroid(&fronts.concat());
+                if matches!(c, Calibration::None { .. }) {
+                    if let Some((h, centre)) = calibrate::from_cards(&named)? {
+                        c = Calibration::Cards {
+                            named_cards: named.len(),
+                            homography: h,
+                        };
+                        anchor = centre;
+                    }
+                }
+                if let Calibration::FrontLine { homography, .. }
+                | Calibration::Cards { homography, .. } = &mut c
+                {
+                    // Grow the fit outwards from the anchor (front line or middle card): a
+                    // homography from one card is only good near it, so cells are first trusted
+                    // for the nearest cards.
                     let mut by_distance = named.clone();
                     by_distance.sort_by(|a, b| {
                         let d =
@@ -177,10 +203,20 @@ impl Scanner {
                     }
                     *homography = calibrate::shift_to_first_column(homography, &named);
                 }
+                if let Calibration::Cards { homography, .. } = &mut c {
+                    let allied: Vec<Option<bool>> = found
+                        .iter()
+                        .filter_map(|f| f.card.as_ref())
+                        .map(|id| self.sides.get(id).copied().flatten())
+                        .collect();
+                    *homography = calibrate::shift_rows_by_side(homography, &named, &allied);
+                }
                 (c, Some(MatLayout::blitz(self.options.cols)))
             }
         };
-        if let Calibration::FrontLine { homography, .. } = &calibration {
+        if let Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. } =
+            &calibration
+        {
             found.retain(|f| {
                 let hole = [0, 1, 2, 3].map(|k| {
                     let c = geometry::centroid(&f.corners);

@@ -84,6 +84,12 @@ pub enum Calibration {
         front_cards: usize,
         homography: [[f64; 3]; 3],
     },
+    /// No mat and no front-line card visible (all under units): the grid fitted from `named_cards`
+    /// named cards, rows placed so Allied cards lie on the near side and Axis cards on the far side.
+    Cards {
+        named_cards: usize,
+        homography: [[f64; 3]; 3],
+    },
     /// Nothing to fit the grid to: cells are not reported.
     None { reason: String },
 }
@@ -91,9 +97,9 @@ pub enum Calibration {
 impl Calibration {
     pub fn homography(&self) -> Option<&[[f64; 3]; 3]> {
         match self {
-            Calibration::Mat { homography, .. } | Calibration::FrontLine { homography, .. } => {
-                Some(homography)
-            }
+            Calibration::Mat { homography, .. }
+            | Calibration::FrontLine { homography, .. }
+            | Calibration::Cards { homography, .. } => Some(homography),
             Calibration::None { .. } => None,
         }
     }
