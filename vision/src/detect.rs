@@ -31,7 +31,7 @@ impl Default for DetectOptions {
         DetectOptions {
             min_area: 350.0,
             max_area_fraction: 0.08,
-            block: 21,
+            block: 11,
             offsets: vec![8.0, 20.0],
         }
     }
