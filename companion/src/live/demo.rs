@@ -3,9 +3,9 @@
 //! laid) and a `Recognizer` turns each frame into sightings, as the camera pipeline would. The live
 //! loop must rebuild the game from those frames alone.
 
-use super::tracker::{CardPlace, FrameSightings, GridCell, Sighting};
+use super::tracker::{CardPlace, FrameSightings, Sighting};
 use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
-use blitz::catalogue::{CardKind, Catalogue};
+use blitz::catalogue::Catalogue;
 use blitz::scenario::{Line, Scenario};
 use blitz::{apply, Action, State};
 use std::collections::{BTreeMap, VecDeque};
@@ -182,10 +182,6 @@ impl DemoFeed {
             recognizer,
         }
     }
-
-    pub fn frames_shown(&self) -> u64 {
-        self.frame
-    }
 }
 
 impl Feed for DemoFeed {
@@ -222,16 +218,4 @@ impl Feed for DemoFeed {
             self.recognizer.name()
         )
     }
-}
-
-/// A card's kind, for recognisers that draw cards.
-pub fn is_front_line(catalogue: &Catalogue, id: &str) -> bool {
-    catalogue
-        .get(id)
-        .is_some_and(|c| matches!(c.kind, CardKind::Frontline))
-}
-
-/// Cells as the tracker sees them.
-pub fn grid(cell: blitz::Cell) -> GridCell {
-    (cell.col, cell.row)
 }

@@ -112,10 +112,6 @@ impl Journal {
             .and_then(|()| self.file.sync_data())
             .with_context(|| format!("cannot write to the journal {}", self.path.display()))
     }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 #[cfg(test)]

@@ -48,7 +48,6 @@ impl Runner {
                 self.process(*frame);
                 true
             }
-            FeedStatus::Waiting => false,
             FeedStatus::Lost(why) => {
                 self.camera_lost = Some(why);
                 false
@@ -160,7 +159,7 @@ mod tests {
         let mut feed = Flaky(VecDeque::from([
             frame(),
             FeedStatus::Lost("unplugged".into()),
-            FeedStatus::Waiting,
+            FeedStatus::Lost("still unplugged".into()),
             frame(),
         ]));
         runner.poll(&mut feed);

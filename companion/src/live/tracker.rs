@@ -118,12 +118,6 @@ impl Tracker {
         &self.committed
     }
 
-    /// Sets what the table is known to hold (after a resume, an override or a correction).
-    pub fn reset_to(&mut self, table: BTreeMap<String, CardPlace>) {
-        self.committed = table;
-        self.candidates.clear();
-    }
-
     pub fn update(&mut self, frame: &FrameSightings) -> Vec<TableEvent> {
         if frame.occluded {
             self.quiet_frames = 0;

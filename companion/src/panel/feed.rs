@@ -23,8 +23,6 @@ pub struct FeedFrame {
 
 pub enum FeedStatus {
     Frame(Box<FeedFrame>),
-    /// No new frame yet.
-    Waiting,
     /// The camera is gone; the game is kept and resumes when frames return.
     Lost(String),
     Ended,

@@ -8,7 +8,10 @@ use crate::state::{Outcome, PlayerId, State, Winner};
 use crate::steps::Step;
 
 /// The game-end conditions of the seed (游戏结束条件 1–3; 4 is a victory condition holding).
-const END_CONDITIONS: [(&str, fn(&State) -> Option<String>); 3] = [
+/// A game-end condition: its rule and a test that says why it holds.
+type EndCondition = (&'static str, fn(&State) -> Option<String>);
+
+const END_CONDITIONS: [EndCondition; 3] = [
     ("游戏结束条件 1", no_cards_in_hand),
     ("游戏结束条件 2", cannot_act),
     ("游戏结束条件 3", stalemate_agreed),
