@@ -5,7 +5,7 @@ use crate::live::blitz::{Header, Session};
 use crate::live::demo::{beats, DemoFeed, GroundTruth, Recognizer};
 use crate::live::runner::Runner;
 use crate::live::tracker::{Tracker, TrackerConfig};
-use crate::panel::feed::Feed;
+use crate::panel::feed::{Feed, FeedStatus};
 use anyhow::Context;
 use blitz::catalogue::Catalogue;
 use blitz::scenario::Scenario;
@@ -93,11 +93,32 @@ fn open_source(spec: &str, mat: bool, cols: u8) -> anyhow::Result<Box<dyn Feed>>
         ..vision::ScannerOptions::default()
     };
     let scanner = vision::Scanner::new(&Catalogue::demo(), options)?;
-    Ok(Box::new(crate::live::vision_feed::VisionFeed::new(
-        source,
-        scanner,
-        spec.to_string(),
-    )))
+    let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
+    // Read the first frame now: a source that cannot deliver is an error before any game is written.
+    let first = match feed.poll() {
+        FeedStatus::Lost(why) => anyhow::bail!("{spec}: {why}"),
+        status => status,
+    };
+    Ok(Box::new(Primed {
+        first: Some(first),
+        inner: feed,
+    }))
+}
+
+/// A feed whose first frame was already read (to check the source works).
+struct Primed<F: Feed> {
+    first: Option<FeedStatus>,
+    inner: F,
+}
+
+impl<F: Feed> Feed for Primed<F> {
+    fn poll(&mut self) -> FeedStatus {
+        self.first.take().unwrap_or_else(|| self.inner.poll())
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
 }
 
 fn runner_cols(session: &Session) -> u8 {

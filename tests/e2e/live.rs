@@ -101,3 +101,66 @@ fn issue_4_demo_through_the_renderer_and_the_vision_pipeline_equals_the_script()
     assert_eq!(summary["matches_script"], true, "{summary}");
     assert_eq!(summary["outcome"]["rule"], "胜利条件 3");
 }
+
+#[test]
+fn issue_4_play_reads_frames_from_an_image_source_through_the_vision_pipeline() {
+    let dir = std::env::temp_dir().join(format!("arbiter-frames-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    let out = run(&[
+        "render-scene",
+        "--seed",
+        "3",
+        "--out",
+        frames.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Only the image is a frame; the ground truth beside it is not.
+    for entry in std::fs::read_dir(&frames).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let journal = dir.join("game.jsonl");
+    let source = format!("images:{}", frames.display());
+    let out = run(&[
+        "play",
+        "--headless",
+        "--mat",
+        "--source",
+        &source,
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("Opening hand"),
+        "the game waits for the opening hands: {text}"
+    );
+    assert!(journal.exists(), "a new game keeps its journal");
+    let out = run(&[
+        "play",
+        "--headless",
+        "--source",
+        "images:/no/such/folder",
+        "--journal",
+        dir.join("other.jsonl").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/folder"));
+    assert!(
+        !dir.join("other.jsonl").exists(),
+        "a source that cannot open leaves no journal"
+    );
+}
