@@ -29,8 +29,17 @@ fn placed(card: &str, cell: (i8, i8)) -> TableEvent {
     }
 }
 
-fn session_at_deploy() -> Session {
-    let mut s = Session::new(header(true), Arc::new(Catalogue::demo()), None).unwrap();
+/// A game with a journal in a temp file, at round 1's deploy step.
+fn journalled_at_deploy(name: &str) -> (Session, std::path::PathBuf, Arc<Catalogue>) {
+    let path = std::env::temp_dir().join(format!("arbiter-{name}-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let catalogue = Arc::new(Catalogue::demo());
+    let mut s = Session::new(header(true), catalogue.clone(), Some(&path)).unwrap();
+    open_to_deploy(&mut s);
+    (s, path, catalogue)
+}
+
+fn open_to_deploy(s: &mut Session) {
     for a in [
         Action::Keep,
         Action::Keep,
@@ -41,6 +50,11 @@ fn session_at_deploy() -> Session {
         assert!(s.submit(seat, a, Source::Panel));
     }
     assert_eq!(s.state.step, Step::DeployMove);
+}
+
+fn session_at_deploy() -> Session {
+    let mut s = Session::new(header(true), Arc::new(Catalogue::demo()), None).unwrap();
+    open_to_deploy(&mut s);
     s
 }
 
@@ -177,19 +191,7 @@ fn issue_4_undo_takes_back_the_last_action() {
 
 #[test]
 fn issue_4_a_killed_game_resumes_with_every_committed_action() {
-    let path = std::env::temp_dir().join(format!("arbiter-resume-{}.jsonl", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let catalogue = Arc::new(Catalogue::demo());
-    let mut s = Session::new(header(true), catalogue.clone(), Some(&path)).unwrap();
-    for a in [
-        Action::Keep,
-        Action::Keep,
-        Action::SkipDraw,
-        Action::SkipDraw,
-    ] {
-        let seat = s.state.actor().unwrap();
-        s.submit(seat, a, Source::Panel);
-    }
+    let (mut s, path, catalogue) = journalled_at_deploy("resume");
     s.on_table_event(&placed("us-u01", (1, 2)));
     s.on_table_event(&placed("ss-u04", (1, 5)));
     s.on_table_event(&placed("us-r01", (0, 2)));
@@ -207,19 +209,7 @@ fn issue_4_a_killed_game_resumes_with_every_committed_action() {
 
 #[test]
 fn issue_4_an_overruled_change_is_journalled_and_resumed() {
-    let path = std::env::temp_dir().join(format!("arbiter-overrule-{}.jsonl", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let catalogue = Arc::new(Catalogue::demo());
-    let mut s = Session::new(header(true), catalogue.clone(), Some(&path)).unwrap();
-    for a in [
-        Action::Keep,
-        Action::Keep,
-        Action::SkipDraw,
-        Action::SkipDraw,
-    ] {
-        let seat = s.state.actor().unwrap();
-        s.submit(seat, a, Source::Panel);
-    }
+    let (mut s, path, catalogue) = journalled_at_deploy("overrule");
     s.on_table_event(&placed("us-u01", (1, 4)));
     assert_eq!(s.questions.len(), 1);
     s.overrule_question(0);
