@@ -2,28 +2,10 @@
 //! (Timing goals live here, never in tests.)
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use duel::selfplay::random_game;
-use duel::{from_setup, parse_deck, Catalogue, Duel, Profile, Setup, State};
+use duel::selfplay::{demo_start as start, random_game};
+use duel::Duel;
 use rules_core::Game;
 use std::hint::black_box;
-use std::sync::Arc;
-
-fn start(seed: u64) -> State {
-    let cat = Arc::new(Catalogue::demo());
-    let decks = duel::DEMO_DECKS.map(|(o, t)| {
-        parse_deck(o, t, &cat, &Profile::default(), None)
-            .expect("demo deck")
-            .main
-    });
-    let setup = Setup {
-        names: ["A".into(), "B".into()],
-        decks,
-        seed,
-        first: None,
-        shuffle: true,
-    };
-    from_setup(cat, Profile::default(), &setup).expect("setup")
-}
 
 fn bench(c: &mut Criterion) {
     let mid = random_game(start(42), 42, 250, false)

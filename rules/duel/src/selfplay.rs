@@ -8,6 +8,26 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rules_core::{Game, Violation};
 
+/// A fresh game between the two shipped demo decks (players "A" and "B"), shuffled from `seed`.
+/// The demo data is compiled in and checked by the catalogue tests, so it cannot fail here.
+pub fn demo_start(seed: u64) -> State {
+    use crate::{from_setup, parse_deck, Catalogue, Profile, Setup, DEMO_DECKS};
+    let cat = std::sync::Arc::new(Catalogue::demo());
+    let decks = DEMO_DECKS.map(|(o, t)| {
+        parse_deck(o, t, &cat, &Profile::default(), None)
+            .expect("the shipped demo decks are legal")
+            .main
+    });
+    let setup = Setup {
+        names: ["A".into(), "B".into()],
+        decks,
+        seed,
+        first: None,
+        shuffle: true,
+    };
+    from_setup(cat, Profile::default(), &setup).expect("the demo set-up is valid")
+}
+
 #[derive(Debug)]
 pub struct GameRecord {
     pub state: State,

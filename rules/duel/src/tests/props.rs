@@ -1,27 +1,10 @@
 //! Property tests over random legal play with the two demo decks.
 
 use super::*;
-use crate::selfplay::random_game;
+use crate::selfplay::{demo_start, random_game};
 use crate::state::Outcome;
 use crate::Target;
 use proptest::prelude::*;
-
-fn demo_start(seed: u64) -> State {
-    let cat = demo();
-    let decks = crate::DEMO_DECKS.map(|(o, t)| {
-        crate::parse_deck(o, t, &cat, &Profile::default(), None)
-            .expect("demo deck")
-            .main
-    });
-    let setup = Setup {
-        names: ["A".into(), "B".into()],
-        decks,
-        seed,
-        first: None,
-        shuffle: true,
-    };
-    from_setup(cat, Profile::default(), &setup).expect("setup")
-}
 
 fn after(seed: u64, steps: usize) -> State {
     random_game(demo_start(seed), seed ^ 0x5eed, steps, false)
