@@ -39,6 +39,19 @@ fn fixture_with(profile: Profile) -> Table {
     t
 }
 
+/// The fixture's attack step passed by both, then round 3's skill step with `who` to act.
+fn skill_step_of_round_three(who: Faction) -> Table {
+    let mut t = fixture();
+    t.ok("done");
+    t.ok("done");
+    t.pass_to(Step::Skill);
+    assert_eq!(t.state.round, 3);
+    if t.faction_to_act() != who {
+        t.ok("done");
+    }
+    t
+}
+
 fn fixture() -> Table {
     fixture_with(Profile::default())
 }
@@ -116,15 +129,8 @@ fn rule_3_tapped_enemies_may_be_attacked_and_equal_attack_fails() {
 
 #[test]
 fn rule_4_only_supplied_units_attack() {
-    let mut t = fixture();
-    t.ok("done");
-    // Rewind: SS strikes the US depot in the skill step of round 3 instead.
-    t.ok("done");
-    t.pass_to(Step::Skill);
-    assert_eq!(t.state.round, 3);
-    if t.faction_to_act() == Faction::Us {
-        t.ok("done");
-    }
+    // SS strikes the US depot in the skill step of round 3.
+    let mut t = skill_step_of_round_three(Faction::Ss);
     let events = t.ok("skill ss-s01 us-r01");
     assert!(
         events.iter().any(|e| matches!(e, Event::Destroyed { .. })),
@@ -181,13 +187,7 @@ fn rule_7_or_hold_position() {
 
 #[test]
 fn skill_barrage_hits_the_cell_and_its_neighbours() {
-    let mut t = fixture();
-    t.ok("done");
-    t.ok("done");
-    t.pass_to(Step::Skill);
-    if t.faction_to_act() == Faction::Ss {
-        t.ok("done");
-    }
+    let mut t = skill_step_of_round_three(Faction::Us);
     // Barrage 3 on C5: hits D5 (rifles, 2) and C6 (depot, 2); the tank on B5 holds (4 + 2).
     t.ok("skill us-s02 C5");
     assert!(t.in_discard("ss-u01") && t.in_discard("ss-r01"));
@@ -200,13 +200,7 @@ fn skill_barrage_hits_the_cell_and_its_neighbours() {
 
 #[test]
 fn skill_targets_are_checked_against_the_card_text() {
-    let mut t = fixture();
-    t.ok("done");
-    t.ok("done");
-    t.pass_to(Step::Skill);
-    if t.faction_to_act() == Faction::Ss {
-        t.ok("done");
-    }
+    let mut t = skill_step_of_round_three(Faction::Us);
     t.refused("skill us-s01 us-u02", "us-s01");
     t.refused("skill us-s01", "us-s01");
     t.ok("skill us-s01 ss-u01");
@@ -234,7 +228,7 @@ fn skill_rally_supplies_every_unit_and_sabotage_removes_a_resource() {
 }
 
 #[test]
-fn a_unit_on_its_own_bunker_gets_the_bonus_and_an_enemy_on_it_does_not() {
+fn a_unit_on_its_own_bunker_gets_the_bonus() {
     let mut t = fixture();
     t.ok("done");
     let events = t.ok("attack us-u02 ss-u02");
