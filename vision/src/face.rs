@@ -252,8 +252,58 @@ fn kind_label(card: &CardDef) -> (&'static str, Vec<(String, String)>) {
     }
 }
 
-/// Renders one card face (BGR, FACE_W × FACE_H).
+/// What one printed face shows, for any game: the frame, header, picture, number boxes and pattern
+/// are laid out alike on every card so the detector and the matcher need not know the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceDesign {
+    /// Printed small at the bottom; also seeds the picture, so each id gets its own forever.
+    pub id: String,
+    /// Big in the header band.
+    pub title: String,
+    /// Small under the title (faction · kind).
+    pub subtitle: String,
+    /// Header band and number boxes (BGR).
+    pub colour: [u8; 3],
+    /// Up to three (label, value) boxes under the picture (more are not drawn).
+    pub stats: Vec<(String, String)>,
+    /// Range or supply pattern in the bottom-right: offsets (across, forward) and their colour.
+    pub pattern: Option<(Vec<(i8, i8)>, [u8; 3])>,
+}
+
+impl FaceDesign {
+    /// The Blitz face of a catalogue card.
+    pub fn blitz(card: &CardDef) -> FaceDesign {
+        let (label, stats) = kind_label(card);
+        let faction = card.faction.map(|f| f.name_zh()).unwrap_or("中立");
+        let pattern = match &card.kind {
+            CardKind::Unit { range, .. } => Some((range.clone(), [40, 40, 210])),
+            CardKind::Resource { supply_range, .. } => {
+                let around: Vec<(i8, i8)> = (-1..=1)
+                    .flat_map(|a| (-1..=1).map(move |f| (a, f)))
+                    .filter(|o| *o != (0, 0))
+                    .collect();
+                Some((supply_range.clone().unwrap_or(around), [60, 170, 40]))
+            }
+            _ => None,
+        };
+        FaceDesign {
+            id: card.id.clone(),
+            title: card.name_zh.clone(),
+            subtitle: format!("{faction} · {label}"),
+            colour: faction_colour(card.faction),
+            stats,
+            pattern,
+        }
+    }
+}
+
+/// Renders one Blitz card face (BGR, FACE_W × FACE_H).
 pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
+    render_design(&FaceDesign::blitz(card))
+}
+
+/// Renders any game's face (BGR, FACE_W × FACE_H).
+pub fn render_design(card: &FaceDesign) -> Result<Mat, VisionError> {
     let mut img = Mat::new_rows_cols_with_default(FACE_H, FACE_W, CV_8UC3, Scalar::all(255.0))?;
     let m = px(MARGIN_MM);
     let f = px(FRAME_MM);
@@ -276,24 +326,22 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
     )?;
     let c0 = px(HOLE_INSET_MM + GAP_MM);
     let cw = FACE_W - 2 * c0;
-    let colour = faction_colour(card.faction);
+    let colour = card.colour;
     let white = [255, 255, 255];
     // Header band: name and type, on the faction colour.
     imgproc::rectangle(&mut img, Rect::new(c0, c0, cw, 150), bgr(colour), -1, 8, 0)?;
     draw_text_centered(
         &mut img,
-        &card.name_zh,
+        &card.title,
         (FACE_W / 2) as f32,
         (c0 + 95) as f32,
         84.0,
         cw as f32 - 20.0,
         white,
     )?;
-    let (label, stats) = kind_label(card);
-    let faction = card.faction.map(|f| f.name_zh()).unwrap_or("中立");
     draw_text_centered(
         &mut img,
-        &format!("{faction} · {label}"),
+        &card.subtitle,
         (FACE_W / 2) as f32,
         (c0 + 138) as f32,
         32.0,
@@ -305,7 +353,7 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
     draw_picture(&mut img, pic, &card.id)?;
     // Numbers: big, in boxes of the faction colour.
     let stat_y = c0 + 512;
-    for (i, (name, value)) in stats.iter().enumerate() {
+    for (i, (name, value)) in card.stats.iter().take(3).enumerate() {
         let x = c0 + i as i32 * 172;
         imgproc::rectangle(
             &mut img,
@@ -352,21 +400,8 @@ pub fn render_face(card: &CardDef) -> Result<Mat, VisionError> {
         [90, 90, 90],
     )?;
     let grid = Rect::new(FACE_W - c0 - 210, bottom, 210, bottom_h);
-    match &card.kind {
-        CardKind::Unit { range, .. } => draw_pattern(&mut img, grid, range, [40, 40, 210])?,
-        CardKind::Resource { supply_range, .. } => {
-            let around: Vec<(i8, i8)> = (-1..=1)
-                .flat_map(|a| (-1..=1).map(move |f| (a, f)))
-                .filter(|o| *o != (0, 0))
-                .collect();
-            draw_pattern(
-                &mut img,
-                grid,
-                supply_range.as_deref().unwrap_or(&around),
-                [60, 170, 40],
-            )?
-        }
-        _ => {}
+    if let Some((offsets, pattern_colour)) = &card.pattern {
+        draw_pattern(&mut img, grid, offsets, *pattern_colour)?;
     }
     Ok(img)
 }

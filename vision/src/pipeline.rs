@@ -28,6 +28,9 @@ pub struct ScannerOptions {
     /// A tile error above this marks the card as partly hidden.
     pub covered_tile_error: f32,
     pub detect: DetectOptions,
+    /// Without a mat, fit the Blitz grid from the front-line and other named cards. Games without
+    /// a grid (风声) or with a mat only (陣面對決) turn this off and get no cells without a mat.
+    pub fit_blitz_grid: bool,
 }
 
 impl Default for ScannerOptions {
@@ -39,6 +42,7 @@ impl Default for ScannerOptions {
             min_margin: 0.05,
             covered_tile_error: 0.9,
             detect: DetectOptions::default(),
+            fit_blitz_grid: true,
         }
     }
 }
@@ -96,6 +100,26 @@ impl Scanner {
         }
     }
 
+    /// A scanner for any game's printed faces: `refs` from [`crate::face::render_design`] faces,
+    /// cells only from one of `layouts` (mats) when its markers are seen.
+    pub fn for_references(
+        refs: ReferenceSet,
+        layouts: Vec<MatLayout>,
+        options: ScannerOptions,
+    ) -> Scanner {
+        Scanner {
+            refs,
+            frontline: HashSet::new(),
+            sides: Default::default(),
+            options: ScannerOptions {
+                fit_blitz_grid: false,
+                use_mat: options.use_mat && !layouts.is_empty(),
+                ..options
+            },
+            layouts,
+        }
+    }
+
     pub fn scan(&self, image: &Mat, frame_index: u64) -> Result<TableObservation, VisionError> {
         let start = Instant::now();
         let mut timings = Timings::default();
@@ -148,6 +172,12 @@ impl Scanner {
         let t = Instant::now();
         let (calibration, layout) = match mat {
             Some((c, l)) => (c, Some(l)),
+            None if !self.options.fit_blitz_grid => (
+                Calibration::None {
+                    reason: "no play-mat markers seen".into(),
+                },
+                None,
+            ),
             None => {
                 let fronts: Vec<[[f64; 2]; 4]> = found
                     .iter()

@@ -469,7 +469,7 @@ impl SceneRenderer {
 
 /// Pastes a face centred at `centre` (table px), turned clockwise by `angle_deg`; returns the face's
 /// corners (top-left, top-right, bottom-right, bottom-left) in table px.
-fn paste_card(
+pub fn paste_card(
     table: &mut Mat,
     face: &Mat,
     centre: [f64; 2],
@@ -529,7 +529,8 @@ fn paste_card(
     Ok(corners)
 }
 
-fn background(rng: &mut ChaCha8Rng, kind: Background, w: i32, h: i32) -> Result<Mat, VisionError> {
+/// A table surface of the given kind (table px), textured from `rng`.
+pub fn background(rng: &mut ChaCha8Rng, kind: Background, w: i32, h: i32) -> Result<Mat, VisionError> {
     let (base, var): ([f64; 3], f64) = match kind {
         Background::Wood => ([40.0, 95.0, 150.0], 30.0),
         Background::Cloth => ([50.0, 110.0, 40.0], 18.0),
@@ -578,7 +579,7 @@ fn background(rng: &mut ChaCha8Rng, kind: Background, w: i32, h: i32) -> Result<
 }
 
 /// A hand on a sleeve reaching in from the near edge or a side; returns its mask.
-fn draw_hand(rng: &mut ChaCha8Rng, table: &mut Mat) -> Result<Mat, VisionError> {
+pub fn draw_hand(rng: &mut ChaCha8Rng, table: &mut Mat) -> Result<Mat, VisionError> {
     let (w, h) = (table.cols(), table.rows());
     let mut mask = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0))?;
     let palm = Point::new(
@@ -638,7 +639,7 @@ fn draw_hand(rng: &mut ChaCha8Rng, table: &mut Mat) -> Result<Mat, VisionError> 
 }
 
 /// Fraction of a polygon (table px) covered by the mask.
-fn coverage(mask: &Mat, poly: &[[f64; 2]; 4]) -> Result<f64, VisionError> {
+pub fn coverage(mask: &Mat, poly: &[[f64; 2]; 4]) -> Result<f64, VisionError> {
     let mut card =
         Mat::new_rows_cols_with_default(mask.rows(), mask.cols(), CV_8UC1, Scalar::all(0.0))?;
     let pts: Vector<Point> = poly
@@ -657,16 +658,19 @@ fn coverage(mask: &Mat, poly: &[[f64; 2]; 4]) -> Result<f64, VisionError> {
 }
 
 /// A pinhole camera on the viewer's side, tilted back by `tilt_deg`, framing the whole grid.
-struct Camera {
+/// A pinhole camera with one radial distortion term, aimed at the middle of a table rectangle.
+pub struct Camera {
     focal: f64,
     cx: f64,
     cy: f64,
     k1: f64,
-    mm_to_image: H3,
+    /// Table mm → undistorted image pixels.
+    pub mm_to_image: H3,
 }
 
 impl Camera {
-    fn new(p: &SceneParams, grid_w: f64, grid_h: f64) -> Camera {
+    /// Tilted and rolled by `p`, backed off until the rectangle (0,0)–(grid_w, grid_h) mm fits.
+    pub fn new(p: &SceneParams, grid_w: f64, grid_h: f64) -> Camera {
         let focal = p.width as f64 * 0.72;
         let (cx, cy) = (p.width as f64 / 2.0, p.height as f64 / 2.0);
         let (st, ct) = p.tilt_deg.to_radians().sin_cos();
@@ -720,7 +724,7 @@ impl Camera {
     }
 
     /// Undistorted image point → where the lens puts it (inverse of `undistort`, by fixed point).
-    fn distort(&self, p: [f64; 2]) -> [f64; 2] {
+    pub fn distort(&self, p: [f64; 2]) -> [f64; 2] {
         let (xu, yu) = ((p[0] - self.cx) / self.focal, (p[1] - self.cy) / self.focal);
         let (mut xd, mut yd) = (xu, yu);
         for _ in 0..8 {
@@ -733,7 +737,7 @@ impl Camera {
 }
 
 /// Renders the camera image in one remap: each output pixel is undistorted, then mapped to the table.
-fn project(
+pub fn project(
     table: &Mat,
     table_to_image: &H3,
     cam: &Camera,
@@ -774,7 +778,7 @@ fn project(
 }
 
 /// Uneven light, glare, blur, sensor noise and JPEG, in the order a webcam adds them.
-fn degrade(img: &mut Mat, rng: &mut ChaCha8Rng, p: &SceneParams) -> Result<(), VisionError> {
+pub fn degrade(img: &mut Mat, rng: &mut ChaCha8Rng, p: &SceneParams) -> Result<(), VisionError> {
     let (w, h) = (img.cols() as usize, img.rows() as usize);
     let angle: f64 = rng.random_range(0.0..std::f64::consts::TAU);
     let (gx, gy) = (
