@@ -2,11 +2,13 @@
 
 mod blitz_cli;
 mod duel_cli;
+mod duel_table;
 mod fof_cli;
 mod fof_panel;
 mod live;
 mod live_cli;
 mod message_cli;
+mod message_table;
 mod panel;
 mod vision_cli;
 

@@ -7,6 +7,7 @@
 
 pub mod calibrate;
 pub mod detect;
+pub mod duel_table;
 pub mod error;
 pub mod eval;
 pub mod face;
@@ -14,6 +15,7 @@ pub mod font;
 pub mod geometry;
 pub mod identify;
 pub mod mats;
+pub mod message_table;
 pub mod pipeline;
 pub mod report;
 pub mod scene;
