@@ -19,15 +19,24 @@ pub enum Action {
         slot: Option<usize>,
         target: Option<Target>,
         expedition: bool,
+        /// Which untapped territories pay; `None`: the engine picks (see [`Action::payment`]).
+        pay: Option<Vec<CardId>>,
     },
     /// {通常}{横置} a territory and pay its ability cost.
-    ActivateTerritory { territory: CardId },
+    ActivateTerritory {
+        territory: CardId,
+        pay: Option<Vec<CardId>>,
+    },
     /// 射击: tap the unit, X damage to a diagonally opposite unit.
     Shoot { unit: CardId, target: CardId },
     /// 转移 to an adjacent empty 陣地.
     Shift { unit: CardId, to: usize },
     /// 佩带 {X}: attach an equipment to a unit of yours.
-    Equip { equipment: CardId, unit: CardId },
+    Equip {
+        equipment: CardId,
+        unit: CardId,
+        pay: Option<Vec<CardId>>,
+    },
     /// Tap a unit to attack the opposite 陣地.
     Attack { unit: CardId },
     /// 观星: `top` goes on top in this order (first = top), `bottom` under the library in this order.
@@ -39,6 +48,50 @@ pub enum Action {
     AssignBreakthrough { to_unit: u8 },
     /// 弃牌步骤: discard one card.
     Discard { card: CardId },
+}
+
+impl Action {
+    /// The territories chosen to pay, for the actions that cost something.
+    ///
+    /// Payment is a choice of *which* untapped territories tap. `legal_actions` lists each paying
+    /// action once, with `pay: None` (the engine taps face-down territories first, then those
+    /// without abilities, so abilities stay usable); the same action with `pay: Some(list)` is
+    /// legal exactly when its `None` form is and the list is one of
+    /// [`crate::State::payment_choices`] for it (distinct untapped territories of the payer, as many
+    /// as the cost, never the territory being activated). The choices are listed apart because
+    /// their number grows as (territories choose cost).
+    pub fn payment(&self) -> Option<&[CardId]> {
+        match self {
+            Action::PlayCard { pay, .. }
+            | Action::ActivateTerritory { pay, .. }
+            | Action::Equip { pay, .. } => pay.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The same action with the engine choosing the payment.
+    pub fn without_payment(&self) -> Action {
+        let mut a = self.clone();
+        match &mut a {
+            Action::PlayCard { pay, .. }
+            | Action::ActivateTerritory { pay, .. }
+            | Action::Equip { pay, .. } => *pay = None,
+            _ => {}
+        }
+        a
+    }
+
+    /// The same action paid with exactly these territories (no effect on actions without a cost).
+    pub fn paid_with(&self, territories: Vec<CardId>) -> Action {
+        let mut a = self.clone();
+        match &mut a {
+            Action::PlayCard { pay, .. }
+            | Action::ActivateTerritory { pay, .. }
+            | Action::Equip { pay, .. } => *pay = Some(territories),
+            _ => {}
+        }
+        a
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

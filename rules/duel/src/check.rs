@@ -11,6 +11,14 @@ use rules_core::Violation;
 type Check = Result<(), Violation>;
 
 pub fn check(s: &State, action: &Action) -> Check {
+    check_action(s, action)?;
+    match action.payment() {
+        Some(pay) => crate::pay::check_payment(s, action, pay),
+        None => Ok(()),
+    }
+}
+
+fn check_action(s: &State, action: &Action) -> Check {
     if let Some(o) = s.outcome {
         return Err(refuse(
             "胜负",
@@ -35,11 +43,14 @@ pub fn check(s: &State, action: &Action) -> Check {
             slot,
             target,
             expedition,
+            ..
         } => check_play(s, seat, *card, *slot, *target, *expedition),
-        Action::ActivateTerritory { territory } => check_territory_ability(s, seat, *territory),
+        Action::ActivateTerritory { territory, .. } => check_territory_ability(s, seat, *territory),
         Action::Shoot { unit, target } => check_shoot(s, seat, *unit, *target),
         Action::Shift { unit, to } => check_shift(s, seat, *unit, *to),
-        Action::Equip { equipment, unit } => check_equip(s, seat, *equipment, *unit),
+        Action::Equip {
+            equipment, unit, ..
+        } => check_equip(s, seat, *equipment, *unit),
         Action::Attack { unit } => check_attack(s, seat, *unit),
         _ => Err(refuse(
             "优先权",

@@ -87,6 +87,7 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
             slot,
             target,
             expedition,
+            pay,
         } => {
             let d = s.def(*card);
             let cost = if *expedition {
@@ -101,7 +102,7 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
                 d.cost
             };
             s.players[seat].hand.retain(|c| c != card);
-            s.pay(seat, cost as usize, None);
+            s.pay_with(seat, cost as usize, None, pay.as_deref());
             s.stack.push(StackItem {
                 controller: seat,
                 kind: StackKind::Card {
@@ -117,7 +118,7 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
                 cost_paid: cost,
             });
         }
-        Action::ActivateTerritory { territory } => {
+        Action::ActivateTerritory { territory, pay } => {
             let cost = s.def(*territory).ability.as_ref().map_or(0, |a| a.cost) as usize
                 + s.turmoil_against(seat) as usize;
             if let Some(t) = s.players[seat]
@@ -127,7 +128,7 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
             {
                 t.tapped = true;
             }
-            s.pay(seat, cost, Some(*territory));
+            s.pay_with(seat, cost, Some(*territory), pay.as_deref());
             s.stack.push(StackItem {
                 controller: seat,
                 kind: StackKind::TerritoryAbility {
@@ -172,7 +173,11 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
             }
             s.move_unit(*unit, *to, ev);
         }
-        Action::Equip { equipment, unit } => {
+        Action::Equip {
+            equipment,
+            unit,
+            pay,
+        } => {
             let cost = s
                 .def(*equipment)
                 .keywords
@@ -182,7 +187,7 @@ fn perform(s: &mut State, seat: Seat, action: &Action, ev: &mut Events) {
                     _ => None,
                 })
                 .unwrap_or(0);
-            s.pay(seat, cost as usize, None);
+            s.pay_with(seat, cost as usize, None, pay.as_deref());
             s.stack.push(StackItem {
                 controller: seat,
                 kind: StackKind::Equip {
@@ -263,6 +268,24 @@ impl State {
             let card = p.library.remove(0);
             p.hand.push(card);
             ev.push(Event::Drew { seat, card });
+        }
+    }
+
+    /// Tap the chosen territories (already checked), or let [`State::pay`] choose.
+    fn pay_with(
+        &mut self,
+        seat: Seat,
+        n: usize,
+        except: Option<CardId>,
+        chosen: Option<&[CardId]>,
+    ) {
+        let Some(chosen) = chosen else {
+            return self.pay(seat, n, except);
+        };
+        for t in &mut self.players[seat].territories {
+            if chosen.contains(&t.card) {
+                t.tapped = true;
+            }
         }
     }
 

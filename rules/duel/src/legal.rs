@@ -1,4 +1,5 @@
-//! Every candidate action, filtered by `check`: the legal actions.
+//! Every candidate action, filtered by `check`: the legal actions. Paying actions are listed once,
+//! with the engine choosing the territories (`pay: None`); see [`Action::payment`] for the choices.
 
 use crate::action::Action;
 use crate::catalogue::{Kind, TargetSpec};
@@ -110,13 +111,17 @@ fn candidates(s: &State) -> Vec<Action> {
                         slot,
                         target,
                         expedition,
+                        pay: None,
                     });
                 }
             }
         }
     }
     for t in &p.territories {
-        out.push(Action::ActivateTerritory { territory: t.card });
+        out.push(Action::ActivateTerritory {
+            territory: t.card,
+            pay: None,
+        });
     }
     for u in p.slots.iter().flatten() {
         out.push(Action::Attack { unit: u.card });
@@ -133,6 +138,7 @@ fn candidates(s: &State) -> Vec<Action> {
             out.push(Action::Equip {
                 equipment: e.card,
                 unit: u.card,
+                pay: None,
             });
         }
     }

@@ -217,6 +217,13 @@ pub fn describe_action(s: &State, a: &crate::Action) -> String {
         }
         None => String::new(),
     };
+    let paid = |pay: &Option<Vec<crate::CardId>>| match pay {
+        Some(list) if !list.is_empty() => format!(
+            "，横置 {}",
+            list.iter().map(|&c| n(c)).collect::<Vec<_>>().join("、")
+        ),
+        _ => String::new(),
+    };
     match a {
         A::Keep => "保留手牌 keep".into(),
         A::Mulligan { cards } => format!(
@@ -238,17 +245,25 @@ pub fn describe_action(s: &State, a: &crate::Action) -> String {
             slot,
             target: t,
             expedition,
+            pay,
         } => format!(
-            "打出 {}{}{}{}",
+            "打出 {}{}{}{}{}",
             n(*card),
             slot.map_or(String::new(), |i| format!(" 于陣地 {i}")),
             target(t),
-            if *expedition { "（远征）" } else { "" }
+            if *expedition { "（远征）" } else { "" },
+            paid(pay)
         ),
-        A::ActivateTerritory { territory } => format!("启动 {}", n(*territory)),
+        A::ActivateTerritory { territory, pay } => {
+            format!("启动 {}{}", n(*territory), paid(pay))
+        }
         A::Shoot { unit, target: t } => format!("{} 射击 {}", n(*unit), n(*t)),
         A::Shift { unit, to } => format!("{} 转移到陣地 {to}", n(*unit)),
-        A::Equip { equipment, unit } => format!("{} 佩带给 {}", n(*equipment), n(*unit)),
+        A::Equip {
+            equipment,
+            unit,
+            pay,
+        } => format!("{} 佩带给 {}{}", n(*equipment), n(*unit), paid(pay)),
         A::Attack { unit } => format!("{} 攻击", n(*unit)),
         A::Arrange { top, bottom } => format!("观星：顶 {} 张，底 {} 张", top.len(), bottom.len()),
         A::AssignBreakthrough { to_unit } => format!("破竹：{to_unit} 点给相对单位"),

@@ -51,7 +51,10 @@ fn keyword_turmoil_raises_the_opponents_territory_ability_cost_and_stacks() {
     let mut s = table(&[], &[]);
     lands(&mut s, 0, "wei-land", 3);
     let land = s.players[0].territories[0].card;
-    let act_land = Action::ActivateTerritory { territory: land };
+    let act_land = Action::ActivateTerritory {
+        territory: land,
+        pay: None,
+    };
     act(&s, act_land.clone());
     unit(&mut s, 1, "qun-08", 0);
     let v = refused(&s, act_land.clone());
@@ -236,6 +239,7 @@ fn keyword_equip_attaches_once_until_its_user_leaves() {
         Action::Equip {
             equipment: sword,
             unit: a,
+            pay: None,
         },
     );
     let (mut s, _) = both_pass(&s);
@@ -244,7 +248,8 @@ fn keyword_equip_attaches_once_until_its_user_leaves() {
         &s,
         Action::Equip {
             equipment: sword,
-            unit: b
+            unit: b,
+            pay: None,
         }
     ))
     .contains("佩带"));
@@ -260,6 +265,7 @@ fn keyword_equip_attaches_once_until_its_user_leaves() {
         Action::Equip {
             equipment: sword,
             unit: b,
+            pay: None,
         },
     );
     let (s, _) = both_pass(&s);
@@ -520,6 +526,7 @@ fn keyword_expedition_alternative_cost_then_exiled_after_its_enter_effect() {
             slot: Some(0),
             target: None,
             expedition: true,
+            pay: None,
         },
     );
     assert_eq!(s.untapped_territories(0), 0);

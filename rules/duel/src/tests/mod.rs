@@ -3,6 +3,7 @@
 
 mod catalogue_deck;
 mod keywords;
+mod payment;
 mod props;
 mod stack_turns;
 
@@ -214,6 +215,7 @@ pub fn play(card: CardId, slot: Option<usize>, target: Option<crate::Target>) ->
         slot,
         target,
         expedition: false,
+        pay: None,
     }
 }
 

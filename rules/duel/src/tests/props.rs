@@ -14,6 +14,7 @@ fn after(seed: u64, steps: usize) -> State {
 
 fn any_action() -> impl Strategy<Value = Action> {
     let id = 0u16..110;
+    let pay = prop::option::of(prop::collection::vec(id.clone(), 0..4));
     let slot = prop::option::of(0usize..6);
     let target = prop::option::of(prop_oneof![
         id.clone().prop_map(Target::Unit),
@@ -26,19 +27,24 @@ fn any_action() -> impl Strategy<Value = Action> {
         prop::collection::vec(id.clone(), 0..4).prop_map(|cards| Action::Mulligan { cards }),
         (id.clone(), any::<bool>())
             .prop_map(|(card, face_up)| Action::PlayTerritory { card, face_up }),
-        (id.clone(), slot, target, any::<bool>()).prop_map(|(card, slot, target, expedition)| {
-            Action::PlayCard {
+        (id.clone(), slot, target, any::<bool>(), pay.clone()).prop_map(
+            |(card, slot, target, expedition, pay)| Action::PlayCard {
                 card,
                 slot,
                 target,
                 expedition,
+                pay,
             }
-        }),
-        id.clone()
-            .prop_map(|territory| Action::ActivateTerritory { territory }),
+        ),
+        (id.clone(), pay.clone())
+            .prop_map(|(territory, pay)| Action::ActivateTerritory { territory, pay }),
         (id.clone(), id.clone()).prop_map(|(unit, target)| Action::Shoot { unit, target }),
         (id.clone(), 0usize..6).prop_map(|(unit, to)| Action::Shift { unit, to }),
-        (id.clone(), id.clone()).prop_map(|(equipment, unit)| Action::Equip { equipment, unit }),
+        (id.clone(), id.clone(), pay).prop_map(|(equipment, unit, pay)| Action::Equip {
+            equipment,
+            unit,
+            pay
+        }),
         id.clone().prop_map(|unit| Action::Attack { unit }),
         (
             prop::collection::vec(id.clone(), 0..3),
@@ -60,12 +66,31 @@ fn near_legal(s: &State, pick: usize, bump: u16) -> Option<Action> {
             slot,
             target,
             expedition,
-        } => Action::PlayCard {
+            ..
+        } if bump < 2 => Action::PlayCard {
             card,
             slot: slot.map(|x| (x + bump as usize) % 6),
             target,
             expedition: expedition ^ (bump % 2 == 1),
+            pay: None,
         },
+        // A chosen payment: one of the ways to pay, or one territory too many or too few.
+        a @ (Action::PlayCard { .. } | Action::ActivateTerritory { .. } | Action::Equip { .. }) => {
+            let choices = s.payment_choices(&a, 8);
+            let mut pay = choices
+                .get(pick % choices.len().max(1))
+                .cloned()
+                .unwrap_or_default();
+            match bump {
+                2 => {}
+                _ => {
+                    if pay.pop().is_none() {
+                        pay.push(pick as u16 % 110);
+                    }
+                }
+            }
+            a.paid_with(pay)
+        }
         Action::Attack { unit } => Action::Attack {
             unit: unit.wrapping_add(bump),
         },
@@ -81,6 +106,19 @@ fn near_legal(s: &State, pick: usize, bump: u16) -> Option<Action> {
     })
 }
 
+/// Legal as `Action::payment` defines it: listed with `pay: None`, or a listed action paid with one
+/// of its payment choices (in any order).
+fn listed(s: &State, legal: &[Action], a: &Action) -> bool {
+    match a.payment() {
+        None => legal.contains(a),
+        Some(pay) => {
+            let mut pay = pay.to_vec();
+            pay.sort_unstable();
+            legal.contains(&a.without_payment()) && s.payment_choices(a, usize::MAX).contains(&pay)
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -93,7 +131,7 @@ proptest! {
         }
         for a in std::iter::once(action).chain(near_legal(&s, pick, bump)) {
             let accepted = crate::Duel::apply(&s, &a);
-            prop_assert_eq!(accepted.is_ok(), legal.contains(&a), "{:?}: {:?}", a, accepted.err());
+            prop_assert_eq!(accepted.is_ok(), listed(&s, &legal, &a), "{:?}: {:?}", a, accepted.err());
             if let Err(v) = accepted {
                 prop_assert!(!v.reason.zh.is_empty() && !v.reason.en.is_empty());
             }
@@ -218,6 +256,28 @@ fn property_every_legal_action_is_accepted_along_whole_games() {
             for a in crate::Duel::legal_actions(before) {
                 if let Err(v) = crate::Duel::apply(before, &a) {
                     panic!("seed {seed}: legal {a:?} refused: {v}");
+                }
+                // Every way to pay is accepted too, and taps exactly the chosen territories.
+                for pay in before.payment_choices(&a, 6) {
+                    let paid = a.paid_with(pay.clone());
+                    let (after, _) = crate::Duel::apply(before, &paid)
+                        .unwrap_or_else(|v| panic!("seed {seed}: {paid:?} refused: {v}"));
+                    let seat = before.actor().unwrap();
+                    for t in &after.players[seat].territories {
+                        let was = before.players[seat]
+                            .territories
+                            .iter()
+                            .find(|b| b.card == t.card);
+                        if pay.contains(&t.card) {
+                            assert!(t.tapped, "seed {seed}: chosen territory tapped");
+                        } else if let Some(b) = was {
+                            let activated = matches!(&a, Action::ActivateTerritory { territory, .. } if *territory == t.card);
+                            assert!(
+                                activated || t.tapped == b.tapped,
+                                "seed {seed}: only the chosen territories tap"
+                            );
+                        }
+                    }
                 }
             }
         });
