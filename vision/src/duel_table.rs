@@ -1,1 +1,19 @@
-//! 陣面對決 at the table: Duel card faces, the Duel mat scene, reading 陣地 rows and territories.
+//! 陣面對決 at the table: Duel card faces and the card back, the Duel mat scene, reading 陣地 rows and
+//! territories.
+//!
+//! Table millimetres are the Duel mat's ([`crate::mats::MatLayout::duel`]): x to the viewer's right,
+//! y away from the viewer, 陣地 row 0 (near) at y 0–100 and row 1 (far) at y 100–200. Each side's
+//! territories lie in a strip on its own side of its 陣地 row ([`TerritoryStrips`]).
+
+mod eval;
+mod faces;
+mod read;
+mod scene;
+
+pub use eval::{duel_scanner, run, summarise, DuelSummary};
+pub use faces::{back_design, design, reference_set, render_faces, write_print_set, BACK_ID};
+pub use read::{read_table, DuelTableView, SideSeen, SlotSeen, TerritorySeen, TerritoryStrips};
+pub use scene::{
+    compare, CardResult, DuelOutcome, DuelScene, DuelSceneOptions, DuelSceneRenderer, DuelTruth,
+    LaidCard, Place, TruthCard,
+};

@@ -1,0 +1,424 @@
+//! Synthetic Duel table scenes from a seed: the Duel mat (or none), units in 陣地 (some tapped), each
+//! side's territories in its strip (face up or the card back, some tapped), sometimes a hand, seen by
+//! the same tilted, blurred, glared webcam as the Blitz scenes. Same seed, same scene.
+
+use super::faces::{back_design, design, BACK_ID};
+use super::read::DuelTableView;
+use crate::face::{render_design, CARD_H_MM, CARD_W_MM};
+use crate::geometry::{self, point_in_convex, H3};
+use crate::mats::{mat_pixel, render_mat, MatLayout, BORDER_MM};
+use crate::scene::{
+    background, coverage, degrade, draw_hand, paste_card, project, Background, Camera, SceneParams,
+    TABLE_PX_PER_MM,
+};
+use crate::types::{DuelSide, Orientation, TableObservation};
+use crate::VisionError;
+use duel::catalogue::{Catalogue, Kind};
+use opencv::core::{Mat, Rect, Size};
+use opencv::imgproc::{self, INTER_AREA};
+use opencv::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Table image extent in mat mm (the camera sees beyond the mat at a steep tilt).
+const TABLE_X: (f64, f64) = (-550.0, 1050.0);
+const TABLE_Y: (f64, f64) = (-420.0, 620.0);
+/// What the camera frames: the mat with both territory strips.
+const FRAME_X: (f64, f64) = (-100.0, 600.0);
+const FRAME_Y: (f64, f64) = (-160.0, 360.0);
+/// Territory rows: centre depth of each side's strip, and the spacing along it.
+const NEAR_STRIP_Y: f64 = -78.0;
+const FAR_STRIP_Y: f64 = 278.0;
+const STRIP_PITCH: f64 = 100.0;
+
+/// Where a card lies on the Duel table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "zone")]
+pub enum Place {
+    /// 陣地 `slot` (0–4 from the viewer's left).
+    Slot { side: DuelSide, slot: u8 },
+    /// The `index`-th territory from the viewer's left in that side's strip.
+    Territory { side: DuelSide, index: u8 },
+}
+
+/// One card to lay (a scripted table) or laid (the truth).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaidCard {
+    /// Catalogue id, or [`BACK_ID`] for a face-down territory.
+    pub card: String,
+    pub place: Place,
+    pub tapped: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TruthCard {
+    /// Catalogue id, or [`BACK_ID`] for a face-down territory.
+    pub card: String,
+    pub place: Place,
+    pub tapped: bool,
+    /// Image corners: the card's own top-left, top-right, bottom-right, bottom-left.
+    pub corners: [[f32; 2]; 4],
+    pub center: [f32; 2],
+    /// Partly under the hand.
+    pub covered: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DuelTruth {
+    pub params: SceneParams,
+    pub cards: Vec<TruthCard>,
+    /// Mat mm → undistorted image pixels.
+    pub table_to_image: H3,
+}
+
+pub struct DuelScene {
+    pub image: Mat,
+    pub truth: DuelTruth,
+}
+
+/// `None` fields are drawn from the seed.
+#[derive(Clone, Debug, Default)]
+pub struct DuelSceneOptions {
+    pub width: Option<i32>,
+    pub height: Option<i32>,
+    pub aruco_mat: Option<bool>,
+    pub hand: Option<bool>,
+    /// Lay exactly these cards (a scripted table) instead of a random one.
+    pub layout: Option<Vec<LaidCard>>,
+    /// Face up/down camera conditions kept mild (for scripted demo frames).
+    pub gentle: bool,
+}
+
+/// Keeps every face (and the back) pre-scaled to table resolution.
+pub struct DuelSceneRenderer {
+    faces: HashMap<String, Mat>,
+    units: Vec<String>,
+    lands: Vec<String>,
+    mat: Mat,
+}
+
+impl DuelSceneRenderer {
+    pub fn new(catalogue: &Catalogue) -> Result<DuelSceneRenderer, VisionError> {
+        let w = (CARD_W_MM * TABLE_PX_PER_MM).round() as i32;
+        let h = (CARD_H_MM * TABLE_PX_PER_MM).round() as i32;
+        let mut faces = HashMap::new();
+        let designs = catalogue
+            .cards
+            .iter()
+            .map(design)
+            .chain(std::iter::once(back_design()));
+        for d in designs {
+            let face = render_design(&d)?;
+            let mut small = Mat::default();
+            imgproc::resize(&face, &mut small, Size::new(w, h), 0.0, 0.0, INTER_AREA)?;
+            faces.insert(d.id.clone(), small);
+        }
+        let ids = |k: Kind| -> Vec<String> {
+            catalogue
+                .cards
+                .iter()
+                .filter(|c| c.kind == k)
+                .map(|c| c.id.clone())
+                .collect()
+        };
+        Ok(DuelSceneRenderer {
+            faces,
+            units: ids(Kind::Unit),
+            lands: ids(Kind::Territory),
+            mat: render_mat(&MatLayout::duel(), TABLE_PX_PER_MM)?,
+        })
+    }
+
+    fn params(&self, seed: u64, rng: &mut ChaCha8Rng, o: &DuelSceneOptions) -> SceneParams {
+        let gentle = o.gentle;
+        let background = [
+            Background::Wood,
+            Background::Cloth,
+            Background::LightMat,
+            Background::DarkMat,
+        ][rng.random_range(0..4)];
+        let chance = |rng: &mut ChaCha8Rng, p: f64| !gentle && rng.random_bool(p);
+        SceneParams {
+            seed,
+            width: o.width.unwrap_or(1280),
+            height: o.height.unwrap_or(720),
+            cols: 5,
+            background,
+            aruco_mat: o.aruco_mat.unwrap_or_else(|| rng.random_bool(0.85)),
+            tilt_deg: rng.random_range(0.0..if gentle { 20.0 } else { 40.0 }),
+            roll_deg: rng.random_range(-4.0..4.0),
+            distortion_k1: rng.random_range(-0.12..0.06),
+            light_gradient: rng.random_range(0.0..0.4),
+            glare_spots: if chance(rng, 0.4) {
+                rng.random_range(1..3)
+            } else {
+                0
+            },
+            glare_strength: rng.random_range(40.0..140.0),
+            motion_blur_px: if chance(rng, 0.3) {
+                rng.random_range(1.0..4.0)
+            } else {
+                0.0
+            },
+            defocus_sigma: if chance(rng, 0.4) {
+                rng.random_range(0.3..1.2)
+            } else {
+                0.0
+            },
+            noise_sigma: rng.random_range(0.0..if gentle { 2.0 } else { 6.0 }),
+            jpeg_quality: rng.random_range(if gentle { 85 } else { 55 }..96),
+            hand: {
+                let drawn = rng.random_bool(0.2);
+                o.hand.unwrap_or(drawn && !gentle)
+            },
+        }
+    }
+
+    /// A random table: units in some 陣地 (a quarter tapped), up to five territories a side.
+    fn random_layout(&self, rng: &mut ChaCha8Rng) -> Vec<LaidCard> {
+        let mut laid = Vec::new();
+        let occupancy: f64 = rng.random_range(0.3..0.9);
+        for side in [DuelSide::Near, DuelSide::Far] {
+            for slot in 0..5u8 {
+                if self.units.is_empty() || !rng.random_bool(occupancy) {
+                    continue;
+                }
+                let card = self.units[rng.random_range(0..self.units.len())].clone();
+                laid.push(LaidCard {
+                    card,
+                    place: Place::Slot { side, slot },
+                    tapped: rng.random_bool(0.25),
+                });
+            }
+            let n = rng.random_range(0..=5u8);
+            for index in 0..n {
+                let face_down = self.lands.is_empty() || rng.random_bool(0.3);
+                let card = if face_down {
+                    BACK_ID.to_string()
+                } else {
+                    self.lands[rng.random_range(0..self.lands.len())].clone()
+                };
+                laid.push(LaidCard {
+                    card,
+                    place: Place::Territory { side, index },
+                    tapped: rng.random_bool(0.3),
+                });
+            }
+        }
+        laid
+    }
+
+    /// Centre (mat mm) and orientation (mat terms) of a laid card, with a hand-laid jitter.
+    fn pose(rng: &mut ChaCha8Rng, l: &LaidCard) -> ([f64; 2], Orientation) {
+        let (side, centre) = match l.place {
+            Place::Slot { side, slot } => {
+                let row = if side == DuelSide::Near { 0 } else { 1 };
+                (side, MatLayout::cell_centre(slot, row))
+            }
+            Place::Territory { side, index } => {
+                let y = if side == DuelSide::Near {
+                    NEAR_STRIP_Y
+                } else {
+                    FAR_STRIP_Y
+                };
+                (side, [50.0 + index as f64 * STRIP_PITCH, y])
+            }
+        };
+        let orientation = match (side, l.tapped) {
+            (DuelSide::Near, false) => Orientation::Upright,
+            (DuelSide::Far, false) => Orientation::Inverted,
+            (_, true) if rng.random_bool(0.5) => Orientation::TappedLeft,
+            (_, true) => Orientation::TappedRight,
+        };
+        let centre = [
+            centre[0] + rng.random_range(-4.0..4.0),
+            centre[1] + rng.random_range(-4.0..4.0),
+        ];
+        (centre, orientation)
+    }
+
+    pub fn render(&self, seed: u64, opts: &DuelSceneOptions) -> Result<DuelScene, VisionError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let params = self.params(seed, &mut rng, opts);
+        let s = TABLE_PX_PER_MM;
+        let tw = ((TABLE_X.1 - TABLE_X.0) * s).round() as i32;
+        let th = ((TABLE_Y.1 - TABLE_Y.0) * s).round() as i32;
+        // Table image: x right, image y toward the viewer.
+        let mm_to_table: H3 = [
+            [s, 0.0, -TABLE_X.0 * s],
+            [0.0, -s, TABLE_Y.1 * s],
+            [0.0, 0.0, 1.0],
+        ];
+        let mut table = background(&mut rng, params.background, tw, th)?;
+        if params.aruco_mat {
+            let layout = MatLayout::duel();
+            // The mat image's top-left pixel is its far-left paper corner.
+            let top_left_mm = [-BORDER_MM, layout.height_mm() + BORDER_MM];
+            debug_assert_eq!(mat_pixel(&layout, 1.0, top_left_mm), [0.0, 0.0]);
+            let at = geometry::apply(&mm_to_table, top_left_mm);
+            let rect = Rect::new(
+                at[0].round() as i32,
+                at[1].round() as i32,
+                self.mat.cols(),
+                self.mat.rows(),
+            );
+            let mut roi = table.roi_mut(rect)?;
+            self.mat.copy_to(&mut roi)?;
+        }
+        let laid = match &opts.layout {
+            Some(l) => l.clone(),
+            None => self.random_layout(&mut rng),
+        };
+        let mut placed = Vec::with_capacity(laid.len());
+        for l in &laid {
+            let face = self.faces.get(&l.card).ok_or_else(|| {
+                VisionError::Other(format!("layout names {:?}, not a Duel face", l.card))
+            })?;
+            let (centre, orientation) = Self::pose(&mut rng, l);
+            let angle = orientation.quarter_turns() as f64 * 90.0 + rng.random_range(-3.0..3.0);
+            let poly = paste_card(
+                &mut table,
+                face,
+                geometry::apply(&mm_to_table, centre),
+                angle,
+            )?;
+            placed.push((centre, poly));
+        }
+        let mut covered = vec![false; laid.len()];
+        if params.hand {
+            let mask = draw_hand(&mut rng, &mut table)?;
+            for (i, (_, poly)) in placed.iter().enumerate() {
+                covered[i] = coverage(&mask, poly)? > 0.002;
+            }
+        }
+        let frame_w = FRAME_X.1 - FRAME_X.0;
+        let frame_h = FRAME_Y.1 - FRAME_Y.0;
+        let camera = Camera::new(&params, frame_w, frame_h);
+        let to_frame = geometry::scale_translate(1.0, -FRAME_X.0, -FRAME_Y.0);
+        let mm_to_image = geometry::mul(&camera.mm_to_image, &to_frame);
+        let table_to_image = geometry::mul(
+            &mm_to_image,
+            &geometry::invert(&mm_to_table).unwrap_or(geometry::IDENTITY),
+        );
+        let mut image = project(&table, &table_to_image, &camera, &params)?;
+        degrade(&mut image, &mut rng, &params)?;
+        let cards = laid
+            .iter()
+            .zip(&placed)
+            .zip(&covered)
+            .map(|((l, (centre, poly)), covered)| {
+                let corners = poly
+                    .map(|q| camera.distort(geometry::apply(&table_to_image, q)))
+                    .map(|q| [q[0] as f32, q[1] as f32]);
+                let c = camera.distort(geometry::apply(&mm_to_image, *centre));
+                TruthCard {
+                    card: l.card.clone(),
+                    place: l.place,
+                    tapped: l.tapped,
+                    corners,
+                    center: [c[0] as f32, c[1] as f32],
+                    covered: *covered,
+                }
+            })
+            .collect();
+        Ok(DuelScene {
+            image,
+            truth: DuelTruth {
+                params,
+                cards,
+                table_to_image: mm_to_image,
+            },
+        })
+    }
+}
+
+/// How one truth card was read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardResult {
+    pub truth: String,
+    pub place: Place,
+    pub covered: bool,
+    pub detected: bool,
+    /// Named right (the back counts as a name).
+    pub identity_ok: bool,
+    /// In the right 陣地, or among the right side's territories.
+    pub place_ok: bool,
+    pub tapped_ok: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DuelOutcome {
+    pub seed: u64,
+    pub aruco_mat: bool,
+    pub hand: bool,
+    pub cards: Vec<CardResult>,
+    pub total_ms: f64,
+}
+
+/// Where the view put the card seen at `center` (the scanner's centre, matched exactly).
+fn read_place(view: &DuelTableView, center: [f32; 2]) -> Option<(Place, bool, bool)> {
+    for side in [DuelSide::Near, DuelSide::Far] {
+        let seen = view.side(side);
+        for (i, s) in seen.slots.iter().enumerate() {
+            if let Some(s) = s.as_ref().filter(|s| s.center == center) {
+                let place = Place::Slot {
+                    side,
+                    slot: i as u8,
+                };
+                return Some((place, s.tapped, false));
+            }
+        }
+        for (i, t) in seen.territories.iter().enumerate() {
+            if t.center == center {
+                let place = Place::Territory {
+                    side,
+                    index: i as u8,
+                };
+                return Some((place, t.tapped, t.face_down));
+            }
+        }
+    }
+    None
+}
+
+/// Compares a frame's reading with its truth. An observation belongs to the truth card whose
+/// outline holds its centre.
+pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) -> DuelOutcome {
+    let cards = truth
+        .cards
+        .iter()
+        .map(|t| {
+            let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
+            let seen = obs
+                .cards
+                .iter()
+                .find(|o| point_in_convex([o.center[0] as f64, o.center[1] as f64], &poly));
+            let read = seen.and_then(|o| read_place(view, o.center));
+            let place_ok = match (t.place, read) {
+                (Place::Slot { .. }, Some((p, _, _))) => p == t.place,
+                (Place::Territory { side, .. }, Some((Place::Territory { side: s, .. }, _, _))) => {
+                    s == side
+                }
+                _ => false,
+            };
+            CardResult {
+                truth: t.card.clone(),
+                place: t.place,
+                covered: t.covered,
+                detected: seen.is_some(),
+                identity_ok: seen.is_some_and(|o| o.card.as_deref() == Some(t.card.as_str())),
+                place_ok,
+                tapped_ok: read.is_some_and(|r| r.1 == t.tapped),
+            }
+        })
+        .collect();
+    DuelOutcome {
+        seed: truth.params.seed,
+        aruco_mat: truth.params.aruco_mat,
+        hand: truth.params.hand,
+        cards,
+        total_ms: obs.timings.total_ms,
+    }
+}
