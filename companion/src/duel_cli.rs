@@ -1,4 +1,5 @@
-//! `arbiter duel …`: check decks and catalogues, and play seeded games between random legal players.
+//! `arbiter duel …`: check decks and catalogues, play seeded games between random legal players, and
+//! play at the table (camera → engine; printing faces, rendering and measuring synthetic scenes).
 
 use anyhow::Context;
 use duel::catalogue::Catalogue;
@@ -60,6 +61,45 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Play at the table: the camera reads both sides' 陣地 and territories and feeds the engine.
+    Table {
+        /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered).
+        #[arg(long, default_value = "synthetic")]
+        source: String,
+        /// No window: print what was read, played and refused (also when there is no display).
+        #[arg(long)]
+        headless: bool,
+        /// Shuffle seed of the engine's demo decks.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also print each change the tracker commits.
+        #[arg(long)]
+        trace: bool,
+    },
+    /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat.
+    Print {
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Render synthetic Duel table scenes (PNG + ground-truth JSON), or the scripted game's frames.
+    RenderScene {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        count: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// The scripted demo game (frames frame-NNNN.png) instead of random scenes.
+        #[arg(long)]
+        script: bool,
+    },
+    /// Measure the table reading on random synthetic scenes (identity, 陣地, tapped, face-down, ms).
+    EvalTable {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 100)]
+        scenes: usize,
+    },
 }
 
 fn read(path: &Path) -> anyhow::Result<String> {
@@ -84,7 +124,22 @@ fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    use crate::duel_table::run as table;
     match args.command {
+        Cmd::Table {
+            source,
+            headless,
+            seed,
+            trace,
+        } => table::table(&source, headless, seed, trace),
+        Cmd::Print { out } => table::print(&out),
+        Cmd::RenderScene {
+            seed,
+            count,
+            out,
+            script,
+        } => table::render_scene(seed, count, &out, script),
+        Cmd::EvalTable { seed, scenes } => table::eval(seed, scenes),
         Cmd::CheckDeck {
             file,
             catalogue,

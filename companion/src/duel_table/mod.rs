@@ -1,1 +1,11 @@
 //! 陣面對決 live play: camera 陣地 rows → engine, paying with territories, the stack and priority panel.
+
+pub mod adapter;
+pub mod feed;
+pub mod panel;
+pub mod run;
+pub mod script;
+pub mod session;
+
+#[cfg(test)]
+mod tests;

@@ -153,3 +153,11 @@ fn combinations(
         }
     }
 }
+
+impl State {
+    /// How many territories `action` taps to pay (the activated territory itself not counted);
+    /// `None` for actions without a payable cost.
+    pub fn payment_cost(&self, action: &Action) -> Option<usize> {
+        cost_of(self, action).map(|c| c.0)
+    }
+}

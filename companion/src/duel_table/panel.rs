@@ -1,0 +1,340 @@
+//! The Duel table panel: camera view with outlines, both sides from the engine (life, 陣地,
+//! territories), the stack (top first) and who holds priority with pass buttons, the prompt, the
+//! payment question and flagged refusals.
+
+use super::session::TableSession;
+use crate::panel::feed::Feed;
+use duel::{CardId, Seat};
+use egui::{Color32, RichText};
+use rules_core::Game;
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// The priority holder passes.
+    Pass,
+    /// Both players pass until the stack is empty.
+    Resolve,
+    /// Pay the waiting play with these territories.
+    Pay(Vec<CardId>),
+    /// Let the engine choose the territories.
+    EnginePays,
+}
+
+pub struct DuelTableApp {
+    pub session: TableSession,
+    feed: Option<Box<dyn Feed>>,
+    texture: Option<egui::TextureHandle>,
+    fonts_installed: bool,
+    pub font_missing: bool,
+    /// Territories ticked for the waiting payment.
+    picked: BTreeSet<CardId>,
+}
+
+impl DuelTableApp {
+    pub fn new(session: TableSession, feed: Option<Box<dyn Feed>>) -> DuelTableApp {
+        DuelTableApp {
+            session,
+            feed,
+            texture: None,
+            fonts_installed: false,
+            font_missing: false,
+            picked: BTreeSet::new(),
+        }
+    }
+
+    pub fn apply(&mut self, c: Command) {
+        let game = &mut self.session.game;
+        match c {
+            Command::Pass => {
+                game.pass();
+            }
+            Command::Resolve => game.resolve_stack(),
+            Command::Pay(list) => {
+                if game.pay_waiting(list) {
+                    self.picked.clear();
+                }
+            }
+            Command::EnginePays => {
+                if let Some(w) = game.waiting.take() {
+                    let _ = game.apply(w.action);
+                }
+            }
+        }
+    }
+
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        if !self.fonts_installed {
+            self.fonts_installed = true;
+            self.font_missing = crate::panel::install_cjk_font(ui.ctx()).is_none();
+            ui.ctx().request_repaint();
+            return;
+        }
+        if let Some(feed) = self.feed.as_mut() {
+            self.session.poll(feed.as_mut());
+            if !self.session.ended {
+                ui.ctx().request_repaint();
+            }
+        }
+        let mut commands = Vec::new();
+        egui::Panel::top("duel-prompt").show(ui, |ui| commands.extend(self.prompt_ui(ui)));
+        egui::Panel::right("duel-stack")
+            .default_size(380.0)
+            .show(ui, |ui| commands.extend(self.stack_ui(ui)));
+        egui::Panel::left("duel-board")
+            .default_size(420.0)
+            .show(ui, |ui| self.board_ui(ui));
+        egui::CentralPanel::default_margins().show(ui, |ui| self.camera_ui(ui));
+        for c in commands {
+            self.apply(c);
+        }
+    }
+
+    fn prompt_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let s = &self.session.game.state;
+        let prompt = duel::Duel::prompt(s);
+        let mut out = Vec::new();
+        ui.label(RichText::new(&prompt.text.zh).size(18.0).strong());
+        ui.label(RichText::new(&prompt.text.en).size(14.0));
+        if self.font_missing {
+            ui.colored_label(
+                Color32::from_rgb(230, 150, 40),
+                "No CJK font found (install fonts-noto-cjk)",
+            );
+        }
+        if let Some(why) = &self.session.camera_lost {
+            ui.colored_label(
+                Color32::from_rgb(230, 150, 40),
+                format!("摄像头中断 camera lost: {why}"),
+            );
+        }
+        ui.horizontal(|ui| {
+            let holder = self.session.game.priority_holder().unwrap_or_default();
+            ui.label(RichText::new(format!("优先权 Priority: {holder}")).strong());
+            if ui.button("让过 Pass").clicked() {
+                out.push(Command::Pass);
+            }
+            if ui.button("双方让过，结算堆叠 Resolve").clicked() {
+                out.push(Command::Resolve);
+            }
+        });
+        out
+    }
+
+    fn stack_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        let game = &self.session.game;
+        ui.heading("堆叠 Stack (top first)");
+        let lines = game.stack_lines();
+        if lines.is_empty() {
+            ui.label("（空 empty）");
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let label = if i == 0 {
+                format!("顶 top: {line}")
+            } else {
+                line.clone()
+            };
+            ui.label(label);
+        }
+        if let Some(w) = &game.waiting {
+            ui.separator();
+            ui.heading("支付 Payment");
+            let s = &game.state;
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 80),
+                format!(
+                    "{}：选择 {} 张领土支付 / choose {} territories to pay",
+                    duel::view::describe_action(s, &w.action),
+                    w.cost,
+                    w.cost
+                ),
+            );
+            for &t in &w.options {
+                let face_up = s.players[w.seat]
+                    .territories
+                    .iter()
+                    .any(|x| x.card == t && x.face_up);
+                let name = if face_up {
+                    s.def(t).name.clone()
+                } else {
+                    format!("暗置领土 #{t}")
+                };
+                let mut on = self.picked.contains(&t);
+                if ui.checkbox(&mut on, name).changed() {
+                    if on {
+                        self.picked.insert(t);
+                    } else {
+                        self.picked.remove(&t);
+                    }
+                }
+            }
+            ui.horizontal(|ui| {
+                if ui.button("支付 Pay").clicked() {
+                    out.push(Command::Pay(self.picked.iter().copied().collect()));
+                }
+                if ui.button("由引擎选择 Engine picks").clicked() {
+                    out.push(Command::EnginePays);
+                }
+            });
+        }
+        ui.separator();
+        ui.heading("拒绝 Refused");
+        for f in &game.flags {
+            ui.colored_label(
+                Color32::from_rgb(255, 110, 90),
+                format!("!! {} [{}]: {}", f.action, f.rule, f.reason),
+            );
+        }
+        if !game.notes.is_empty() {
+            ui.separator();
+            ui.heading("桌面差异 Table differs");
+            for n in &game.notes {
+                ui.label(n);
+            }
+        }
+        ui.separator();
+        ui.heading("记录 Log");
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for line in game.log.iter().rev().take(40).rev() {
+                    ui.label(line);
+                }
+            });
+        out
+    }
+
+    fn side_ui(ui: &mut egui::Ui, s: &duel::State, seat: Seat, heading: &str) {
+        let p = &s.players[seat];
+        ui.heading(format!("{heading} · {} · 生命 Life {}", p.name, p.life));
+        ui.label(format!(
+            "手牌 hand {} · 牌库 library {} · 墓地 graveyard {}",
+            p.hand.len(),
+            p.library.len(),
+            p.graveyard.len()
+        ));
+        for (i, u) in p.slots.iter().enumerate() {
+            let text = match u {
+                Some(u) => format!(
+                    "陣地 {}: {} {}/{} 伤{}{}{}",
+                    i + 1,
+                    s.def(u.card).name,
+                    s.attack_of(u.card),
+                    s.health_of(u.card),
+                    u.damage,
+                    if u.tapped { " 横置" } else { "" },
+                    if u.fresh { " 整备" } else { "" }
+                ),
+                None => format!("陣地 {}: —", i + 1),
+            };
+            ui.label(text);
+        }
+        let lands: Vec<String> = p
+            .territories
+            .iter()
+            .map(|t| {
+                let name = if t.face_up {
+                    s.def(t.card).name.clone()
+                } else {
+                    "暗置".into()
+                };
+                if t.tapped {
+                    format!("{name}(横置)")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        ui.label(format!("领土 territories: {}", lands.join("、")));
+    }
+
+    fn board_ui(&mut self, ui: &mut egui::Ui) {
+        let g = &self.session.game;
+        let s = &g.state;
+        ui.heading(format!(
+            "第 {} 回合 turn · {} {} · 行动方 {}",
+            s.turn,
+            s.phase.zh(),
+            s.phase.en(),
+            s.players[s.active].name
+        ));
+        ui.separator();
+        Self::side_ui(ui, s, g.seats[1], "远方 Far");
+        ui.separator();
+        Self::side_ui(ui, s, g.seats[0], "近方 Near");
+    }
+
+    fn camera_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading(match &self.feed {
+            Some(f) => format!("摄像头 Camera · {}", f.describe()),
+            None => "摄像头 Camera".into(),
+        });
+        let Some((size, rgb)) = &self.session.image else {
+            ui.label("没有画面 / no frames yet");
+            return;
+        };
+        let image = egui::ColorImage::from_rgb(*size, rgb);
+        match self.texture.as_mut() {
+            Some(t) => t.set(image, egui::TextureOptions::LINEAR),
+            None => {
+                self.texture = Some(ui.ctx().load_texture(
+                    "duel-camera",
+                    image,
+                    egui::TextureOptions::LINEAR,
+                ))
+            }
+        }
+        let Some(texture) = &self.texture else { return };
+        let avail = ui.available_size();
+        let scale = (avail.x / size[0] as f32).min(avail.y / size[1] as f32);
+        let response = ui.image((
+            texture.id(),
+            egui::vec2(size[0] as f32 * scale, size[1] as f32 * scale),
+        ));
+        let origin = response.rect.min;
+        let painter = ui.painter();
+        for o in &self.session.overlays {
+            let pts: Vec<egui::Pos2> = o
+                .corners
+                .iter()
+                .map(|c| origin + egui::vec2(c[0] * scale, c[1] * scale))
+                .collect();
+            let colour = if o.uncertain {
+                Color32::from_rgb(255, 170, 0)
+            } else {
+                Color32::from_rgb(80, 230, 120)
+            };
+            painter.add(egui::Shape::closed_line(
+                pts.clone(),
+                egui::Stroke::new(2.0, colour),
+            ));
+            painter.text(
+                pts[0],
+                egui::Align2::LEFT_BOTTOM,
+                &o.label,
+                egui::FontId::proportional(13.0),
+                colour,
+            );
+        }
+    }
+}
+
+impl eframe::App for DuelTableApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+/// Opens the window. Returns when it is closed.
+pub fn run(app: DuelTableApp) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1500.0, 900.0])
+            .with_title("陣面對決 at the table"),
+        ..Default::default()
+    };
+    eframe::run_native("陣面對決", options, Box::new(|_cc| Ok(Box::new(app))))
+        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+}

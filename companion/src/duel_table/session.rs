@@ -1,0 +1,73 @@
+//! One table session: frames → tracker → adapter, with the latest image and outlines for the panel.
+
+use super::adapter::TableGame;
+use super::feed::snapshot;
+use crate::live::tracker::{Tracker, TrackerConfig};
+use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
+
+/// Named sightings below this are ignored. Lower than Blitz's 0.5: Duel faces of one faction share
+/// the header colour, so a right name often wins by a smaller lead; the scanner already abstains
+/// when the lead is unclear, and a change still has to hold for several frames.
+pub const MIN_CONFIDENCE: f32 = 0.15;
+
+pub struct TableSession {
+    pub game: TableGame,
+    pub tracker: Tracker,
+    pub image: Option<([usize; 2], Vec<u8>)>,
+    pub overlays: Vec<Overlay>,
+    pub frames: u64,
+    pub ended: bool,
+    pub camera_lost: Option<String>,
+    /// What the tracker committed from the last frame.
+    pub last_events: Vec<crate::live::tracker::TableEvent>,
+}
+
+impl TableSession {
+    pub fn new(game: TableGame) -> TableSession {
+        TableSession {
+            game,
+            tracker: Tracker::new(TrackerConfig {
+                min_confidence: MIN_CONFIDENCE,
+                ..TrackerConfig::default()
+            }),
+            image: None,
+            overlays: Vec::new(),
+            frames: 0,
+            ended: false,
+            camera_lost: None,
+            last_events: Vec::new(),
+        }
+    }
+
+    /// Reads one frame from the feed; false when it ended.
+    pub fn poll(&mut self, feed: &mut dyn Feed) -> bool {
+        match feed.poll() {
+            FeedStatus::Frame(frame) => {
+                self.camera_lost = None;
+                self.process(*frame);
+                true
+            }
+            FeedStatus::Lost(why) => {
+                self.camera_lost = Some(why);
+                true
+            }
+            FeedStatus::Ended => {
+                self.ended = true;
+                false
+            }
+        }
+    }
+
+    pub fn process(&mut self, frame: FeedFrame) {
+        self.frames += 1;
+        if frame.image.is_some() {
+            self.image = frame.image;
+        }
+        self.overlays = frame.overlays;
+        let events = self.tracker.update(&frame.sightings);
+        if !events.is_empty() || self.game.waiting.is_some() {
+            self.game.sync(&snapshot(self.tracker.committed()));
+        }
+        self.last_events = events;
+    }
+}
