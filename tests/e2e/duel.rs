@@ -62,3 +62,63 @@ fn duel_selfplay_is_seeded_and_ends_with_a_winner() {
         "{many}"
     );
 }
+
+/// At the table: the scripted game's frames rendered to PNGs, read back headless through the Duel
+/// scanner, tracker and adapter: territory plays, a paid unit, a refused attack (整备), an attack.
+#[test]
+fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let (ok, text) = run(&[
+        "duel",
+        "render-scene",
+        "--script",
+        "--seed",
+        "3",
+        "--out",
+        out,
+    ]);
+    assert!(ok, "{text}");
+    let source = format!("images:{out}");
+    let (ok, text) = run(&["duel", "table", "--source", &source, "--headless"]);
+    assert!(ok, "{text}");
+    for want in [
+        "明置领土 魏领土",
+        "打出 虎卫新兵 于陣地 2，横置 魏领土",
+        "明置领土 群领土",
+        "打出 黄巾信徒 于陣地 2，横置 群领土",
+        "!! refused 黄巾信徒 攻击 [整备]",
+        "暗置领土",
+        "虎卫新兵 攻击",
+        "黄巾信徒 死去",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    assert!(text.contains("45 frames; turn 3"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn duel_table_bad_source_is_an_error_naming_it() {
+    let (ok, text) = run(&[
+        "duel",
+        "table",
+        "--source",
+        "images:/no/such/dir",
+        "--headless",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("/no/such/dir"), "{text}");
+}
+
+#[test]
+fn duel_print_writes_every_face_the_back_and_the_mat() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-print-{}", std::process::id()));
+    let (ok, text) = run(&["duel", "print", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    for f in ["back.png", "wei-01.png", "mat-duel-2x5.png", "sheet-01.png"] {
+        assert!(dir.join(f).is_file(), "{f} missing: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

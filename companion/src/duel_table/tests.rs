@@ -1,21 +1,320 @@
-use super::script::ScriptedTable;
-use vision::source::FrameSource;
+//! The Duel table: reading → keys → snapshot, the adapter's readings of table changes, the stack
+//! and priority view, and the panel (egui_kittest).
+
+use super::adapter::TableGame;
+use super::feed::{sightings, snapshot, SideSnapshot, TableSnapshot};
+use super::panel::DuelTableApp;
+use super::session::TableSession;
+use crate::live::tracker::{Tracker, TrackerConfig};
+use duel::state::Territory;
+use duel::{CardId, Phase, Seat};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use vision::duel_table::{DuelTableView, SlotSeen, TerritorySeen};
+
+fn game() -> TableGame {
+    TableGame::demo(1).expect("demo game")
+}
+
+/// Moves an instance of `key` from `seat`'s library or hand into its territories.
+fn give_land(g: &mut TableGame, seat: Seat, key: &str, face_up: bool) -> CardId {
+    let s = &mut g.state;
+    let def = s.catalogue.find(key).unwrap();
+    let c = s.reveal_in_hand(seat, def).expect("in the deck");
+    s.players[seat].hand.retain(|&x| x != c);
+    s.players[seat].territories.push(Territory {
+        card: c,
+        face_up,
+        tapped: false,
+    });
+    c
+}
+
+fn near(territories: &[(&str, bool)], slots: &[(usize, &str, bool)]) -> TableSnapshot {
+    let mut side = SideSnapshot::default();
+    for (id, tapped) in territories {
+        let card = (*id != "back").then(|| id.to_string());
+        side.territories.push((card, *tapped));
+    }
+    for (slot, id, tapped) in slots {
+        side.slots[*slot] = Some((id.to_string(), *tapped));
+    }
+    TableSnapshot {
+        near: side,
+        far: SideSnapshot::default(),
+    }
+}
 
 #[test]
-#[ignore]
-fn dbg_scan() {
-    let mut t = ScriptedTable::new(3).unwrap();
-    let scanner = vision::duel_table::duel_scanner(&duel::Catalogue::demo()).unwrap();
-    for _ in 0..11 {
-        t.next_frame().unwrap();
+fn table_territory_appearing_is_a_territory_play_face_up_or_down() {
+    let mut g = game();
+    g.sync(&near(&[("wei-land", false)], &[]));
+    let t = &g.state.players[0].territories;
+    assert_eq!(t.len(), 1);
+    assert!(t[0].face_up);
+    assert_eq!(g.state.def(t[0].card).id, "wei-land");
+    // Next turn of the near player: a card back appears beside it.
+    let mut g2 = game();
+    g2.sync(&near(&[("back", false)], &[]));
+    assert!(!g2.state.players[0].territories[0].face_up);
+}
+
+#[test]
+fn table_unit_appearing_is_played_paid_with_the_territories_seen_tapped() {
+    let mut g = game();
+    g.auto_pass = true;
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    assert!(g.flags.is_empty(), "{:?}", g.flags);
+    let unit = g.state.players[0].slots[2].as_ref().expect("in 陣地 3");
+    assert_eq!(g.state.def(unit.card).id, "wei-01");
+    assert!(g.state.players[0].territories[0].tapped);
+    assert!(
+        g.log.iter().any(|l| l.contains("横置 魏领土")),
+        "{:?}",
+        g.log
+    );
+}
+
+#[test]
+fn table_unit_with_a_payment_choice_asks_which_territories_pay() {
+    let mut g = game();
+    let lands: Vec<CardId> = (0..3)
+        .map(|_| give_land(&mut g, 0, "wei-land", true))
+        .collect();
+    let table = |slots: &[(usize, &str, bool)]| near(&[("wei-land", false); 3], slots);
+    g.sync(&table(&[(0, "wei-03", false)]));
+    let w = g
+        .waiting
+        .clone()
+        .expect("the panel must ask: 3 territories could pay 2");
+    assert_eq!((w.cost, w.options.len()), (2, 3));
+    assert!(g.state.stack.is_empty(), "nothing played before it is paid");
+    assert!(g.pay_waiting(vec![lands[0], lands[2]]));
+    let tapped: Vec<bool> = g.state.players[0]
+        .territories
+        .iter()
+        .map(|t| t.tapped)
+        .collect();
+    assert_eq!(tapped, [true, false, true]);
+    assert_eq!(g.state.stack.len(), 1, "the unit is on the stack");
+}
+
+#[test]
+fn table_waiting_play_is_paid_by_the_territories_tapped_next() {
+    let mut g = game();
+    for _ in 0..3 {
+        give_land(&mut g, 0, "wei-land", true);
     }
-    let f = t.next_frame().unwrap().unwrap();
-    let obs = scanner.scan(&f.image, 0).unwrap();
-    for c in &obs.cards {
-        eprintln!(
-            "{:?} {:?} {:?} conf {} cov {}",
-            c.card, c.cell, c.orientation, c.confidence, c.covered
-        );
+    g.sync(&near(&[("wei-land", false); 3], &[(0, "wei-03", false)]));
+    assert!(g.waiting.is_some());
+    g.sync(&near(
+        &[("wei-land", true), ("wei-land", true), ("wei-land", false)],
+        &[(0, "wei-03", false)],
+    ));
+    assert!(g.waiting.is_none());
+    assert_eq!(g.state.stack.len(), 1);
+    let tapped = g.state.players[0]
+        .territories
+        .iter()
+        .filter(|t| t.tapped)
+        .count();
+    assert_eq!(tapped, 2);
+}
+
+#[test]
+fn table_refused_play_is_flagged_with_its_rule_once_and_never_applied() {
+    let mut g = game();
+    let before = g.state.players.clone();
+    for _ in 0..3 {
+        g.sync(&near(&[], &[(1, "wei-01", false)]));
     }
-    vision::sheets::write_png(std::path::Path::new("/tmp/dbg.png"), &f.image).unwrap();
+    assert_eq!(g.flags.len(), 1, "{:?}", g.flags);
+    // No territory: the first check to fail is 资源 (势力支持 before 费用).
+    assert!(g.flags[0].rule.contains("资源"), "{:?}", g.flags[0]);
+    assert_eq!(g.state.players[0].slots, before[0].slots);
+}
+
+#[test]
+fn table_unit_turned_sideways_is_an_attack_declaration() {
+    let mut g = game();
+    g.auto_pass = true;
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    // 整备: the unit cannot attack the turn it entered; the refusal names the rule.
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", true)]));
+    assert!(
+        g.flags.iter().any(|f| f.rule.contains("整备")),
+        "{:?}",
+        g.flags
+    );
+    let unit = g.state.players[0].slots[2].clone().unwrap();
+    assert!(!unit.tapped, "refused: not applied");
+    // A turn later it may: both sides pass to the near player's next turn.
+    g.state.players[0].slots[2].as_mut().unwrap().fresh = false;
+    g.auto_pass = false;
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", true)]));
+    assert_eq!(g.state.phase, Phase::Combat);
+    assert!(g.state.players[0].slots[2].as_ref().unwrap().tapped);
+    assert_eq!(g.stack_lines().len(), 1);
+    assert!(g.stack_lines()[0].contains("攻击"), "{:?}", g.stack_lines());
+}
+
+#[test]
+fn table_untap_step_is_awaited_not_read_as_an_attack() {
+    let mut g = game();
+    g.auto_pass = true;
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    // Far's turn goes by (implied passes when far plays a territory), then near's turn begins.
+    let far_land = TableSnapshot {
+        near: near(&[("wei-land", true)], &[(2, "wei-01", false)]).near,
+        far: SideSnapshot {
+            territories: vec![(Some("qun-land".into()), false)],
+            ..SideSnapshot::default()
+        },
+    };
+    g.sync(&far_land);
+    assert_eq!(g.state.active, 1);
+    for _ in 0..8 {
+        if g.state.active == 0 && g.state.phase == Phase::Action {
+            break;
+        }
+        g.pass();
+    }
+    assert_eq!(g.state.active, 0);
+    assert!(
+        !g.state.players[0].territories[0].tapped,
+        "重置 untapped it"
+    );
+    // The table still shows the territory sideways: awaited, not a payment.
+    g.sync(&far_land);
+    assert!(g
+        .untap_pending
+        .contains(&g.state.players[0].territories[0].card));
+    assert!(!g.state.players[0].slots[2].as_ref().unwrap().tapped);
+}
+
+#[test]
+fn table_stack_is_shown_top_first_and_priority_passes() {
+    let mut g = game();
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    assert_eq!(g.stack_lines().len(), 1);
+    assert!(g.stack_lines()[0].contains("虎卫新兵"));
+    let first = g.priority_holder().unwrap();
+    assert!(g.pass());
+    let second = g.priority_holder().unwrap();
+    assert_ne!(first, second, "a pass hands priority over");
+    assert!(g.pass());
+    assert!(g.stack_lines().is_empty(), "both passed: the top resolved");
+    assert!(g.state.players[0].slots[2].is_some());
+}
+
+fn slot(card: &str, tapped: bool) -> Option<SlotSeen> {
+    Some(SlotSeen {
+        card: Some(card.into()),
+        tapped,
+        covered: false,
+        confidence: 0.9,
+        center: [0.0, 0.0],
+    })
+}
+
+fn land_seen(card: Option<&str>, x_mm: f64, tapped: bool) -> TerritorySeen {
+    TerritorySeen {
+        card: card.map(str::to_string),
+        face_down: card.is_none(),
+        tapped,
+        covered: false,
+        confidence: 0.9,
+        center: [0.0, 0.0],
+        x_mm,
+    }
+}
+
+#[test]
+fn table_reading_reaches_the_adapter_through_the_tracker() {
+    let mut view = DuelTableView {
+        calibrated: true,
+        ..DuelTableView::default()
+    };
+    view.near.slots[4] = slot("wei-01", true);
+    view.near.territories = vec![
+        land_seen(Some("wei-land"), 50.0, false),
+        land_seen(None, 150.0, true),
+        land_seen(Some("wei-land"), 250.0, true),
+    ];
+    view.far.slots[0] = slot("qun-02", false);
+    let mut tracker = Tracker::new(TrackerConfig::default());
+    for i in 0..4 {
+        tracker.update(&sightings(&view, i));
+    }
+    let snap = snapshot(tracker.committed());
+    assert_eq!(snap.near.slots[4], Some(("wei-01".into(), true)));
+    assert_eq!(snap.far.slots[0], Some(("qun-02".into(), false)));
+    assert_eq!(
+        snap.near.territories,
+        vec![
+            (Some("wei-land".into()), false),
+            (None, true),
+            (Some("wei-land".into()), true)
+        ]
+    );
+    // Without the mat nothing is placed: the frame commits nothing (cards do not "vanish").
+    let lost = sightings(&DuelTableView::default(), 9);
+    assert!(lost.occluded);
+}
+
+fn harness(app: DuelTableApp) -> Harness<'static, DuelTableApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut DuelTableApp| app.show(ui), app);
+    h.run();
+    assert!(!h.state().font_missing, "fonts-noto-cjk is installed");
+    h
+}
+
+#[test]
+fn table_panel_shows_the_stack_and_the_pass_button_hands_priority_over() {
+    let mut g = game();
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    let holder = g.priority_holder().unwrap();
+    let mut h = harness(DuelTableApp::new(TableSession::new(g), None));
+    let top = h.query_by_label_contains("顶 top: 虎卫新兵");
+    assert!(top.is_some(), "the stack's top item is shown");
+    assert!(h
+        .query_by_label_contains(&format!("优先权 Priority: {holder}"))
+        .is_some());
+    h.get_by_label("让过 Pass").click();
+    h.run();
+    let now = h.state().session.game.priority_holder().unwrap();
+    assert_ne!(now, holder);
+    h.get_by_label("让过 Pass").click();
+    h.run();
+    assert!(h.state().session.game.state.stack.is_empty());
+    assert!(h.query_by_label_contains("顶 top:").is_none());
+}
+
+#[test]
+fn table_panel_pays_a_waiting_play_with_the_ticked_territories() {
+    let mut g = game();
+    for _ in 0..3 {
+        give_land(&mut g, 0, "wei-land", true);
+    }
+    g.sync(&near(&[("wei-land", false); 3], &[(0, "wei-03", false)]));
+    assert!(g.waiting.is_some());
+    let mut h = harness(DuelTableApp::new(TableSession::new(g), None));
+    let boxes: Vec<_> = h.get_all_by_label("魏领土").collect();
+    assert_eq!(boxes.len(), 3, "one checkbox per territory that could pay");
+    boxes[0].click();
+    h.run();
+    h.get_all_by_label("魏领土").nth(1).unwrap().click();
+    h.run();
+    h.get_by_label("支付 Pay").click();
+    h.run();
+    let g = &h.state().session.game;
+    assert!(g.waiting.is_none(), "{:?}", g.flags);
+    assert_eq!(g.state.stack.len(), 1);
 }
