@@ -66,6 +66,10 @@ pub enum Command {
         /// Also write failure crops, an accuracy chart and summary.json here.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Abstain unless the winner leads the best other card by this much (default: the
+        /// scanner's own).
+        #[arg(long)]
+        min_margin: Option<f32>,
     },
     /// Render one synthetic scene (image + ground-truth JSON) from a seed.
     RenderScene {
@@ -99,7 +103,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             seed,
             json,
             report,
-        } => eval(game, scenes, seed, json, report),
+            min_margin,
+        } => eval(game, scenes, seed, json, report, min_margin),
         Command::RenderScene { seed, out } => render_scene(seed, out),
     }
 }
@@ -232,11 +237,16 @@ fn eval(
     seed: u64,
     json: bool,
     report: Option<PathBuf>,
+    min_margin: Option<f32>,
 ) -> anyhow::Result<ExitCode> {
     blitz_only(game)?;
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&cat)?;
-    let scanner = vision::Scanner::new(&cat, Default::default())?;
+    let mut options = vision::ScannerOptions::default();
+    if let Some(m) = min_margin {
+        options.min_margin = m;
+    }
+    let scanner = vision::Scanner::new(&cat, options)?;
     let (s, _) =
         vision::report::evaluate(&renderer, &scanner, seed, scenes, report.as_deref(), true)?;
     if json {

@@ -125,12 +125,23 @@ pub fn find_holes(
     let inside = |inner: &HoleQuad, outer: &HoleQuad| {
         crate::geometry::point_in_convex(crate::geometry::centroid(&inner.points), &outer.points)
     };
+    // Likewise a quad holding two or more card-sized holes is the white margins of touching cards
+    // merged into one blob, not a card (a card's own content never makes two such quads).
     let outlines: Vec<bool> = quads
         .iter()
         .map(|q| {
-            quads
+            let held = |range: std::ops::Range<f64>| -> Vec<&HoleQuad> {
+                quads
+                    .iter()
+                    .filter(|p| inside(p, q) && range.contains(&(p.area / q.area)))
+                    .collect()
+            };
+            let cards = held(0.12..0.45);
+            // Two passes may find the same picture twice: only quads apart count as two cards.
+            let apart = cards
                 .iter()
-                .any(|p| inside(p, q) && (0.45..0.85).contains(&(p.area / q.area)))
+                .any(|a| cards.iter().any(|b| !inside(a, b) && !inside(b, a)));
+            !held(0.45..0.85).is_empty() || apart
         })
         .collect();
     let mut quads: Vec<HoleQuad> = quads

@@ -13,6 +13,9 @@ pub struct CardOutcome {
     pub got: Option<String>,
     pub detected: bool,
     pub covered: bool,
+    /// The pipeline said it looked covered.
+    #[serde(default)]
+    pub seen_covered: bool,
     pub orientation_ok: bool,
     pub cell_ok: bool,
     pub confidence: f32,
@@ -30,6 +33,8 @@ pub struct SceneOutcome {
     pub cards: Vec<CardOutcome>,
     /// Observations naming a card that is not there (wrong id or no card at all).
     pub wrong_named: usize,
+    /// Each of those, said in words for the report: "covered ss-u10 named wh-u02 at (x, y)".
+    pub wrong_names: Vec<String>,
     pub exact: bool,
     pub timings: crate::types::Timings,
 }
@@ -45,13 +50,14 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
             got: None,
             detected: false,
             covered: t.covered,
+            seen_covered: false,
             orientation_ok: false,
             cell_ok: false,
             confidence: 0.0,
             corners: t.corners,
         })
         .collect();
-    let mut wrong_named = 0;
+    let mut wrong_names = Vec::new();
     for o in &obs.cards {
         let c = [o.center[0] as f64, o.center[1] as f64];
         let owner = truth.cards.iter().enumerate().rev().find(|(_, t)| {
@@ -64,15 +70,28 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
                 out.detected = true;
                 out.got = o.card.clone();
                 out.confidence = o.confidence;
+                out.seen_covered = o.covered;
                 out.orientation_ok = o.orientation == t.orientation;
                 out.cell_ok = o.cell == Some(t.cell);
-                if o.card.as_ref().is_some_and(|id| id != &t.card) {
-                    wrong_named += 1;
+                if let Some(id) = o.card.as_ref().filter(|id| *id != &t.card) {
+                    let state = if t.covered { "covered " } else { "" };
+                    wrong_names.push(format!(
+                        "{state}{} named {id} at ({:.0}, {:.0})",
+                        t.card, c[0], c[1]
+                    ));
                 }
             }
-            None => wrong_named += o.card.is_some() as usize,
+            None => {
+                if let Some(id) = &o.card {
+                    wrong_names.push(format!(
+                        "nothing there named {id} at ({:.0}, {:.0})",
+                        c[0], c[1]
+                    ));
+                }
+            }
         }
     }
+    let wrong_named = wrong_names.len();
     let exact = wrong_named == 0
         && cards
             .iter()
@@ -88,6 +107,7 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         hand: p.hand,
         cards,
         wrong_named,
+        wrong_names,
         exact,
         timings: obs.timings.clone(),
     }

@@ -25,8 +25,14 @@ pub const MARGIN_MM: f64 = 2.0;
 pub const FRAME_MM: f64 = 4.0;
 /// Inset of the frame's inner edge (the "hole" the detector finds) from the card edge.
 pub const HOLE_INSET_MM: f64 = MARGIN_MM + FRAME_MM;
-/// White gap between the frame and the content, so content never touches the frame.
+/// White gap between the frame and the content.
 pub const GAP_MM: f64 = 4.0;
+/// Extra white above the header: a far card seen at 45° is foreshortened top to bottom, and a
+/// 4 mm gap between the frame and a dark header closes up under blur, so the hole is lost.
+pub const HEADER_GAP_MM: f64 = 6.0;
+/// The size every picture is drawn at before it is scaled onto the face.
+const PICTURE_W: i32 = 508;
+const PICTURE_H: i32 = 340;
 
 fn px(mm: f64) -> i32 {
     (mm * PX_PER_MM).round() as i32
@@ -41,7 +47,7 @@ pub fn faction_colour(faction: Option<Faction>) -> [u8; 3] {
     match faction {
         Some(Faction::Us) => [150, 80, 20],
         Some(Faction::Uk) => [40, 110, 170],
-        Some(Faction::Ss) => [40, 40, 40],
+        Some(Faction::Ss) => [130, 50, 110],
         Some(Faction::Wh) => [110, 125, 95],
         None => [40, 30, 160],
     }
@@ -75,8 +81,11 @@ fn random_colour(rng: &mut ChaCha8Rng) -> [u8; 3] {
 }
 
 /// A picture of our own making: big coloured shapes seeded from the card id.
-fn draw_picture(img: &mut Mat, area: Rect, id: &str) -> Result<(), VisionError> {
-    let mut rng = ChaCha8Rng::seed_from_u64(id_seed(id));
+fn draw_picture(img: &mut Mat, area: Rect, art: u64) -> Result<(), VisionError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(art);
+    // Drawn at one fixed size and scaled into `area`, so a layout change never redraws the art.
+    let area_in = area;
+    let area = Rect::new(0, 0, PICTURE_W, PICTURE_H);
     let mut pic =
         Mat::new_rows_cols_with_default(area.height, area.width, CV_8UC3, Scalar::all(0.0))?;
     let (a, b) = (random_colour(&mut rng), random_colour(&mut rng));
@@ -156,8 +165,17 @@ fn draw_picture(img: &mut Mat, area: Rect, id: &str) -> Result<(), VisionError> 
             )?,
         }
     }
-    let mut roi = img.roi_mut(area)?;
-    pic.copy_to(&mut roi)?;
+    let mut scaled = Mat::default();
+    imgproc::resize(
+        &pic,
+        &mut scaled,
+        opencv::core::Size::new(area_in.width, area_in.height),
+        0.0,
+        0.0,
+        imgproc::INTER_AREA,
+    )?;
+    let mut roi = img.roi_mut(area_in)?;
+    scaled.copy_to(&mut roi)?;
     Ok(())
 }
 
@@ -268,6 +286,9 @@ pub struct FaceDesign {
     pub stats: Vec<(String, String)>,
     /// Range or supply pattern in the bottom-right: offsets (across, forward) and their colour.
     pub pattern: Option<(Vec<(i8, i8)>, [u8; 3])>,
+    /// Seed of the picture: the id's own by default, re-rolled by [`crate::distinct`] when the
+    /// picture looks too much like another card's.
+    pub art: u64,
 }
 
 impl FaceDesign {
@@ -293,6 +314,7 @@ impl FaceDesign {
             colour: faction_colour(card.faction),
             stats,
             pattern,
+            art: id_seed(&card.id),
         }
     }
 }
@@ -326,15 +348,16 @@ pub fn render_design(card: &FaceDesign) -> Result<Mat, VisionError> {
     )?;
     let c0 = px(HOLE_INSET_MM + GAP_MM);
     let cw = FACE_W - 2 * c0;
+    let top = px(HOLE_INSET_MM + HEADER_GAP_MM);
     let colour = card.colour;
     let white = [255, 255, 255];
     // Header band: name and type, on the faction colour.
-    imgproc::rectangle(&mut img, Rect::new(c0, c0, cw, 150), bgr(colour), -1, 8, 0)?;
+    imgproc::rectangle(&mut img, Rect::new(c0, top, cw, 150), bgr(colour), -1, 8, 0)?;
     draw_text_centered(
         &mut img,
         &card.title,
         (FACE_W / 2) as f32,
-        (c0 + 95) as f32,
+        (top + 95) as f32,
         84.0,
         cw as f32 - 20.0,
         white,
@@ -343,16 +366,16 @@ pub fn render_design(card: &FaceDesign) -> Result<Mat, VisionError> {
         &mut img,
         &card.subtitle,
         (FACE_W / 2) as f32,
-        (c0 + 138) as f32,
+        (top + 138) as f32,
         32.0,
         cw as f32 - 20.0,
         white,
     )?;
     // Picture of our own making.
-    let pic = Rect::new(c0, c0 + 160, cw, 340);
-    draw_picture(&mut img, pic, &card.id)?;
+    let pic = Rect::new(c0, top + 160, cw, cw * PICTURE_H / PICTURE_W);
+    draw_picture(&mut img, pic, card.art)?;
     // Numbers: big, in boxes of the faction colour.
-    let stat_y = c0 + 512;
+    let stat_y = pic.y + pic.height + 16;
     for (i, (name, value)) in card.stats.iter().take(3).enumerate() {
         let x = c0 + i as i32 * 172;
         imgproc::rectangle(

@@ -15,13 +15,21 @@ pub const FINE_W: i32 = 24;
 pub const FINE_H: i32 = 24;
 pub const COARSE_W: i32 = 8;
 pub const COARSE_H: i32 = 8;
-/// The part of the hole compared: header and picture (the top 62 %). The lower part (numbers, id,
+/// The part of the hole compared: header and picture (the top 64.5 %). The lower part (numbers, id,
 /// pattern) looks alike on many cards and would only blur the difference between them.
-const COMPARED_FRACTION: f64 = 0.62;
+const COMPARED_FRACTION: f64 = 0.645;
 const SHORTLIST: usize = 8;
 
-/// Coarse and fine descriptors of one patch.
-pub type Descriptors = (Vec<f32>, Vec<f32>);
+/// What is compared of one patch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Descriptors {
+    /// Tiny colour thumbnail of the top part (header and picture): the fast first stage.
+    pub coarse: Vec<f32>,
+    /// Finer colour patch of the same part: the re-check of the shortlist.
+    pub fine: Vec<f32>,
+    /// The whole hole, blurred and small: its layout shows whether all of the card is in view.
+    pub full: Vec<f32>,
+}
 /// A card's corners in image pixels and the homography from card mm to the image.
 pub type CardPlacement = ([[f64; 2]; 4], H3);
 const BLUR_SIGMA: f64 = 2.0;
@@ -32,6 +40,9 @@ pub struct Reference {
     pub card: String,
     pub coarse: Vec<f32>,
     pub fine: Vec<f32>,
+    /// Whole-hole layout (see [`Descriptors::full`]); empty in reference files from before it.
+    #[serde(default)]
+    pub full: Vec<f32>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -45,7 +56,8 @@ pub struct ReferenceSet {
     whitened: Vec<(Vec<f32>, Vec<f32>)>,
 }
 
-fn minus_mean(v: &[f32], mean: &[f32]) -> Vec<f32> {
+/// `v` less the shared look `mean`, at unit length.
+pub fn minus_mean(v: &[f32], mean: &[f32]) -> Vec<f32> {
     let mut out: Vec<f32> = v.iter().zip(mean).map(|(a, m)| a - m).collect();
     let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
     out.iter_mut().for_each(|x| *x /= norm);
@@ -66,6 +78,9 @@ pub struct Match {
     /// The raw faces and the whitened residue agree on the rotation (a disagreement means the
     /// winner is doubtful).
     pub rotation_agrees: bool,
+    /// Correlation of the whole hole with the winner's (1 = same layout); low when the quad is
+    /// not the whole card, e.g. a sleeve closing off part of it. `None` without a layout reference.
+    pub layout: Option<f32>,
 }
 
 /// Zero-mean per channel, then unit length: insensitive to overall brightness and contrast.
@@ -90,8 +105,35 @@ fn resize(src: &Mat, w: i32, h: i32) -> Result<Mat, VisionError> {
     Ok(out)
 }
 
+const FULL_SIDE: i32 = 12;
+
+/// Descriptors of a printed face (FACE_W × FACE_H): its hole region, as the camera sees it.
+pub fn describe_face(face: &Mat) -> Result<Descriptors, VisionError> {
+    let hole = hole_rect(FACE_W as f64, FACE_H as f64);
+    let rect = Rect::new(
+        hole[0][0] as i32,
+        hole[0][1] as i32,
+        (hole[1][0] - hole[0][0]) as i32,
+        (hole[2][1] - hole[1][1]) as i32,
+    );
+    let crop = Mat::roi(face, rect)?.try_clone()?;
+    // Down to about what a webcam sees first, so both sides are smoothed alike.
+    let small = resize(&crop, FINE_W * 2, FINE_H * 2)?;
+    describe(&small)
+}
+
 /// Descriptors of a hole patch (any size, upright, BGR).
-pub fn describe(patch: &Mat) -> Result<(Vec<f32>, Vec<f32>), VisionError> {
+pub fn describe(patch: &Mat) -> Result<Descriptors, VisionError> {
+    let mut whole = Mat::default();
+    imgproc::gaussian_blur(
+        patch,
+        &mut whole,
+        Size::new(0, 0),
+        BLUR_SIGMA,
+        0.0,
+        opencv::core::BORDER_REPLICATE,
+    )?;
+    let full = normalise(&resize(&whole, FULL_SIDE, FULL_SIDE)?)?;
     let rows = (patch.rows() as f64 * COMPARED_FRACTION).round() as i32;
     let top = Mat::roi(patch, Rect::new(0, 0, patch.cols(), rows))?.try_clone()?;
     // Smooth first: a webcam frame is softer than the printed face, and fine print (names, digits)
@@ -107,7 +149,11 @@ pub fn describe(patch: &Mat) -> Result<(Vec<f32>, Vec<f32>), VisionError> {
     )?;
     let fine = resize(&soft, FINE_W, FINE_H)?;
     let coarse = resize(&fine, COARSE_W, COARSE_H)?;
-    Ok((normalise(&coarse)?, normalise(&fine)?))
+    Ok(Descriptors {
+        coarse: normalise(&coarse)?,
+        fine: normalise(&fine)?,
+        full,
+    })
 }
 
 impl ReferenceSet {
@@ -115,23 +161,14 @@ impl ReferenceSet {
     pub fn from_faces<'a>(
         faces: impl IntoIterator<Item = (&'a str, &'a Mat)>,
     ) -> Result<ReferenceSet, VisionError> {
-        let hole = hole_rect(FACE_W as f64, FACE_H as f64);
-        let rect = Rect::new(
-            hole[0][0] as i32,
-            hole[0][1] as i32,
-            (hole[1][0] - hole[0][0]) as i32,
-            (hole[2][1] - hole[1][1]) as i32,
-        );
         let mut refs = Vec::new();
         for (id, face) in faces {
-            let crop = Mat::roi(face, rect)?.try_clone()?;
-            // Down to about what a webcam sees first, so both sides are smoothed alike.
-            let small = resize(&crop, FINE_W * 2, FINE_H * 2)?;
-            let (coarse, fine) = describe(&small)?;
+            let d = describe_face(face)?;
             refs.push(Reference {
                 card: id.to_string(),
-                coarse,
-                fine,
+                coarse: d.coarse,
+                fine: d.fine,
+                full: d.full,
             });
         }
         let mut set = ReferenceSet {
@@ -195,15 +232,12 @@ impl ReferenceSet {
     pub fn from_catalogue(
         cards: &[blitz::catalogue::CardDef],
     ) -> Result<ReferenceSet, VisionError> {
-        let faces: Vec<(String, Mat)> = cards
-            .iter()
-            .map(|c| Ok((c.id.clone(), crate::face::render_face(c)?)))
-            .collect::<Result<_, VisionError>>()?;
+        let faces = crate::distinct::blitz_faces(cards)?;
         ReferenceSet::from_faces(faces.iter().map(|(id, m)| (id.as_str(), m)))
     }
 
     /// Compares the patches seen for one hole (one per roll) against every reference.
-    pub fn best_match(&self, rolls: &[(Vec<f32>, Vec<f32>); 4]) -> Option<Match> {
+    pub fn best_match(&self, rolls: &[Descriptors; 4]) -> Option<Match> {
         let (mean_c, mean_f) = self.mean.as_ref()?;
         if self.whitened.len() != self.refs.len() || self.refs.is_empty() {
             return None;
@@ -212,7 +246,7 @@ impl ReferenceSet {
         let raw = rolls;
         let rolls: Vec<(Vec<f32>, Vec<f32>)> = rolls
             .iter()
-            .map(|(c, f)| (minus_mean(c, mean_c), minus_mean(f, mean_f)))
+            .map(|d| (minus_mean(&d.coarse, mean_c), minus_mean(&d.fine, mean_f)))
             .collect();
         let mut coarse: Vec<(f32, usize, usize)> = Vec::with_capacity(self.refs.len() * 4);
         for (i, r) in self.whitened.iter().enumerate() {
@@ -232,8 +266,8 @@ impl ReferenceSet {
         // better than the whitened residue does.
         let roll = (0..4)
             .max_by(|&a, &b| {
-                dot(&self.refs[best].fine, &raw[a].1)
-                    .total_cmp(&dot(&self.refs[best].fine, &raw[b].1))
+                dot(&self.refs[best].fine, &raw[a].fine)
+                    .total_cmp(&dot(&self.refs[best].fine, &raw[b].fine))
             })
             .unwrap_or(0);
         let best_id = &self.refs[best].card;
@@ -243,7 +277,10 @@ impl ReferenceSet {
             .map(|f| f.0)
             .unwrap_or(-1.0);
         let worst_tile = worst_tile_error(&self.whitened[best].1, &rolls[roll].1);
+        let full = &self.refs[best].full;
+        let layout = (full.len() == raw[roll].full.len()).then(|| dot(full, &raw[roll].full));
         Some(Match {
+            layout,
             best,
             roll,
             score,
@@ -288,7 +325,7 @@ pub fn hole_patches(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<[Descriptors; 4
         [w as f64, h as f64],
         [0.0, h as f64],
     ];
-    let mut out: Vec<(Vec<f32>, Vec<f32>)> = Vec::with_capacity(4);
+    let mut out: Vec<Descriptors> = Vec::with_capacity(4);
     let mut patches = Vec::with_capacity(2);
     for roll in 0..2 {
         let src: Vec<[f64; 2]> = (0..4).map(|k| hole[(k + roll) % 4]).collect();
@@ -316,7 +353,7 @@ pub fn hole_patches(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<[Descriptors; 4
             out.push(describe(base)?);
         }
     }
-    let arr: [(Vec<f32>, Vec<f32>); 4] = out
+    let arr: [Descriptors; 4] = out
         .try_into()
         .map_err(|_| VisionError::Other("rolls".into()))?;
     Ok(arr)
@@ -364,13 +401,14 @@ pub fn enroll(
             up(a).total_cmp(&up(b))
         })
         .unwrap_or(0);
-    let (coarse, fine) = rolls[roll].clone();
-    let similar = known.closest(&fine, card).filter(|(_, s)| *s > 0.6);
+    let d = rolls[roll].clone();
+    let similar = known.closest(&d.fine, card).filter(|(_, s)| *s > 0.6);
     Ok((
         Reference {
             card: card.to_string(),
-            coarse,
-            fine,
+            coarse: d.coarse,
+            fine: d.fine,
+            full: d.full,
         },
         similar,
     ))

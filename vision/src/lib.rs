@@ -7,6 +7,7 @@
 
 pub mod calibrate;
 pub mod detect;
+pub mod distinct;
 pub mod duel_table;
 pub mod error;
 pub mod eval;

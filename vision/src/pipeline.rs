@@ -27,6 +27,9 @@ pub struct ScannerOptions {
     pub min_margin: f32,
     /// A tile error above this marks the card as partly hidden.
     pub covered_tile_error: f32,
+    /// A whole-hole layout correlation below this means the quad is not all of the card (a sleeve
+    /// or hand closes it off): reported covered, not named.
+    pub min_layout: f32,
     pub detect: DetectOptions,
     /// Without a mat, fit the Blitz grid from the front-line and other named cards. Games without
     /// a grid (风声) or with a mat only (陣面對決) turn this off and get no cells without a mat.
@@ -41,6 +44,7 @@ impl Default for ScannerOptions {
             min_score: 0.0,
             min_margin: 0.05,
             covered_tile_error: 0.9,
+            min_layout: 0.35,
             detect: DetectOptions::default(),
             fit_blitz_grid: true,
         }
@@ -149,9 +153,11 @@ impl Scanner {
             let Some((corners, _)) = card_corners(&hole.points, m.roll)? else {
                 continue;
             };
-            let covered = m.worst_tile > self.options.covered_tile_error;
+            let cut_off = m.layout.is_some_and(|l| l < self.options.min_layout);
+            let covered = m.worst_tile > self.options.covered_tile_error || cut_off;
             let margin = m.score - m.runner_up;
-            let named = m.score >= self.options.min_score
+            let named = !cut_off
+                && m.score >= self.options.min_score
                 && margin >= self.options.min_margin
                 && m.rotation_agrees;
             // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.

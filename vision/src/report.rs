@@ -20,6 +20,19 @@ pub fn is_failure(c: &CardOutcome) -> bool {
     !c.covered && (c.got.as_ref() != Some(&c.truth) || !c.orientation_ok || !c.cell_ok)
 }
 
+/// "us-u01 -> unknown cell!": the truth, what was read, and what else went wrong.
+pub fn failure_label(c: &CardOutcome) -> String {
+    format!(
+        "{} -> {}{}{}",
+        c.truth,
+        c.got
+            .as_deref()
+            .unwrap_or(if c.detected { "unknown" } else { "missed" }),
+        if c.orientation_ok { "" } else { " orient!" },
+        if c.cell_ok { "" } else { " cell!" }
+    )
+}
+
 /// Crops a failed card (its truth outline plus a margin) and labels it.
 pub fn crop_failure(frame: &Mat, seed: u64, c: &CardOutcome) -> Result<FailureCrop, VisionError> {
     let xs = c.corners.map(|p| p[0] as i32);
@@ -69,15 +82,7 @@ pub fn crop_failure(frame: &Mat, seed: u64, c: &CardOutcome) -> Result<FailureCr
         8,
         0,
     )?;
-    let label = format!(
-        "seed {seed}: {} -> {}{}{}",
-        c.truth,
-        c.got
-            .as_deref()
-            .unwrap_or(if c.detected { "unknown" } else { "missed" }),
-        if c.orientation_ok { "" } else { " orient!" },
-        if c.cell_ok { "" } else { " cell!" }
-    );
+    let label = format!("seed {seed}: {}", failure_label(c));
     imgproc::put_text(
         &mut out,
         &label,
@@ -260,7 +265,16 @@ pub fn write_report(
             &crop.image,
         )?;
     }
-    let list: Vec<&str> = crops.iter().map(|c| c.label.as_str()).collect();
+    // Every failure, not only the cropped ones: each failed visible card and each wrong name.
+    let mut list: Vec<String> = Vec::new();
+    for o in outcomes {
+        for c in o.cards.iter().filter(|c| is_failure(c)) {
+            list.push(format!("seed {}: {}", o.seed, failure_label(c)));
+        }
+        for w in &o.wrong_names {
+            list.push(format!("seed {}: wrong name: {w}", o.seed));
+        }
+    }
     let path = dir.join("failures.txt");
     std::fs::write(&path, list.join("\n") + "\n").map_err(|e| VisionError::io(&path, e))?;
     Ok(())

@@ -39,9 +39,8 @@ pub fn write_print_set(
     std::fs::create_dir_all(out).map_err(|e| VisionError::io(out, e))?;
     let mut written = Vec::new();
     let mut faces = Vec::new();
-    for card in cards {
-        let face = crate::face::render_face(card)?;
-        let path = out.join(format!("{}.png", card.id));
+    for (id, face) in crate::distinct::blitz_faces(cards)? {
+        let path = out.join(format!("{id}.png"));
         write_png(&path, &face)?;
         written.push(path);
         faces.push(face);

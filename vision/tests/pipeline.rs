@@ -21,21 +21,27 @@ fn accuracy_floors_on_fixed_seeds_1000_to_1007() {
     eprintln!("{s:#?}");
     assert!(s.visible_cards > 100);
     assert!(
-        s.identity_accuracy >= 0.90,
+        s.identity_accuracy >= 0.99,
         "identity {:.3}",
         s.identity_accuracy
     );
     assert!(
-        s.wrong_confident_rate <= 0.015,
+        s.wrong_confident_rate <= 0.005,
         "wrong-confident {:.3}",
         s.wrong_confident_rate
     );
     assert!(
-        s.orientation_accuracy >= 0.95,
+        s.orientation_accuracy >= 0.99,
         "orientation {:.3}",
         s.orientation_accuracy
     );
-    assert!(s.cell_accuracy >= 0.95, "cell {:.3}", s.cell_accuracy);
+    assert!(s.cell_accuracy >= 0.99, "cell {:.3}", s.cell_accuracy);
+    // 8 of 8 exact when measured (issue 3); one bad board of eight would still pass.
+    assert!(
+        s.whole_board_exact >= 0.85,
+        "whole board {:.3}",
+        s.whole_board_exact
+    );
 }
 
 #[test]
