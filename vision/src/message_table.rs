@@ -1,1 +1,22 @@
-//! 风声 at the table: intelligence card faces, table scenes with seats, reading each seat's face-up intelligence.
+//! 风声 at the table: intelligence card faces, table scenes with seats, reading each seat's face-up
+//! intelligence (face and colour) from a camera frame.
+
+mod eval;
+mod faces;
+mod read;
+mod scene;
+mod seats;
+
+pub use eval::{
+    compare, message_scanner, run, summarise, CardResult, MessageOutcome, MessageSummary,
+};
+pub use faces::{
+    colour_bgr, colour_en, colour_zh, design, face_of, faces, reference_set, render, render_faces,
+    write_print_set, MessageFace,
+};
+pub use read::{read_colour, read_seats, SeatCard};
+pub use scene::{
+    layout_from_colours, MessageScene, MessageSceneOptions, MessageSceneRenderer, MessageTruth,
+    MessageTruthCard,
+};
+pub use seats::{point_in_polygon, SeatRegion, SeatRegions};
