@@ -110,7 +110,11 @@ impl TableGame {
 
     /// Applies an action; a refusal is returned (the state is unchanged).
     pub fn apply(&mut self, action: Action) -> Result<(), rules_core::Violation> {
-        let said = describe_action(&self.state, &action);
+        let said = match action {
+            // The engine had to pick some hand card; at the table it is a secret card back.
+            Action::PlayTerritory { face_up: false, .. } => "暗置一张领土".to_string(),
+            _ => describe_action(&self.state, &action),
+        };
         let (next, events) = Duel::apply(&self.state, &action)?;
         let who = self
             .state
@@ -118,7 +122,11 @@ impl TableGame {
             .map(|s| self.state.players[s].name.clone())
             .unwrap_or_default();
         self.log.push(format!("{who}: {said}"));
-        for e in &events {
+        // The action line already says "pass".
+        for e in events
+            .iter()
+            .filter(|e| !matches!(e, duel::Event::Passed { .. }))
+        {
             self.log.push(format!("  {}", describe_event(&next, e)));
         }
         if next.turn != self.state.turn {

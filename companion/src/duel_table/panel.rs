@@ -207,7 +207,12 @@ impl DuelTableApp {
 
     fn side_ui(ui: &mut egui::Ui, s: &duel::State, seat: Seat, heading: &str) {
         let p = &s.players[seat];
-        ui.heading(format!("{heading} · {} · 生命 Life {}", p.name, p.life));
+        let who = if p.name.contains(heading) {
+            p.name.clone()
+        } else {
+            format!("{heading} · {}", p.name)
+        };
+        ui.heading(format!("{who} · 生命 Life {}", p.life));
         ui.label(format!(
             "手牌 hand {} · 牌库 library {} · 墓地 graveyard {}",
             p.hand.len(),
@@ -260,9 +265,9 @@ impl DuelTableApp {
             s.players[s.active].name
         ));
         ui.separator();
-        Self::side_ui(ui, s, g.seats[1], "远方 Far");
+        Self::side_ui(ui, s, g.seats[1], "远方");
         ui.separator();
-        Self::side_ui(ui, s, g.seats[0], "近方 Near");
+        Self::side_ui(ui, s, g.seats[0], "近方");
     }
 
     fn camera_ui(&mut self, ui: &mut egui::Ui) {

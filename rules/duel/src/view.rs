@@ -299,6 +299,29 @@ pub fn describe_event(s: &State, e: &crate::Event) -> String {
         E::Died { card } => format!("{} 死去", n(*card)),
         E::Cancelled { card } => format!("{} 被取消", n(*card)),
         E::Exiled { card } => format!("{} 被放逐", n(*card)),
+        E::Kept { seat } => format!("{} 保留手牌", p(*seat)),
+        E::Passed { seat } => format!("{} 让过", p(*seat)),
+        E::PhaseBegan { seat, turn, phase } => {
+            format!("第 {turn} 回合 {}：{}", phase.zh(), p(*seat))
+        }
+        // A face-down territory's card stays secret in the log.
+        E::TerritoryPlayed {
+            seat,
+            card,
+            face_up: true,
+        } => format!("{} 明置领土 {}", p(*seat), n(*card)),
+        E::TerritoryPlayed { seat, .. } => format!("{} 暗置一张领土", p(*seat)),
+        E::Played {
+            seat,
+            card,
+            cost_paid,
+        } => format!("{} 打出 {}，支付 {cost_paid}", p(*seat), n(*card)),
+        E::Resolved { controller } => format!("堆叠顶结算（{}）", p(*controller)),
+        E::Fizzled { controller } => format!("堆叠顶失效（{}）", p(*controller)),
+        E::Attacked { unit, slot } => format!("{} 自陣地 {slot} 发起攻击", n(*unit)),
+        E::Destroyed { card } => format!("{} 被摧毁", n(*card)),
+        E::Untapped { card } => format!("{} 重置", n(*card)),
+        E::Discarded { seat, card } => format!("{} 弃掉 {}", p(*seat), n(*card)),
         other => format!("{other:?}"),
     }
 }
