@@ -1,7 +1,7 @@
 //! Printed Duel faces: one [`FaceDesign`] per catalogue card and a card back, so a face-down
 //! territory is seen as face-down (the reference named [`BACK_ID`]).
 
-use crate::face::{render_design, FaceDesign};
+use crate::face::FaceDesign;
 use crate::identify::ReferenceSet;
 use crate::mats::MatLayout;
 use crate::sheets::{sheet, write_png};
@@ -48,6 +48,7 @@ pub fn design(card: &CardDef) -> FaceDesign {
         colour: faction_colour(card.faction),
         stats,
         pattern: None,
+        art: crate::face::id_seed(&card.id),
     }
 }
 
@@ -60,17 +61,16 @@ pub fn back_design() -> FaceDesign {
         colour: [70, 25, 60],
         stats: Vec::new(),
         pattern: None,
+        art: crate::face::id_seed(BACK_ID),
     }
 }
 
 /// Every catalogue face, then the back, rendered at print resolution.
 pub fn render_faces(catalogue: &Catalogue) -> Result<Vec<(String, Mat)>, VisionError> {
-    let mut out = Vec::with_capacity(catalogue.cards.len() + 1);
-    for card in &catalogue.cards {
-        out.push((card.id.clone(), render_design(&design(card))?));
-    }
-    out.push((BACK_ID.to_string(), render_design(&back_design())?));
-    Ok(out)
+    // Designed together so no two faces (nor a face and the back) look alike to the matcher.
+    let mut designs: Vec<FaceDesign> = catalogue.cards.iter().map(design).collect();
+    designs.push(back_design());
+    crate::distinct::distinct_faces(designs)
 }
 
 /// The reference set the scanner compares against: every face and the back.

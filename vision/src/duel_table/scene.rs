@@ -2,9 +2,9 @@
 //! side's territories in its strip (face up or the card back, some tapped), sometimes a hand, seen by
 //! the same tilted, blurred, glared webcam as the Blitz scenes. Same seed, same scene.
 
-use super::faces::{back_design, design, BACK_ID};
+use super::faces::BACK_ID;
 use super::read::DuelTableView;
-use crate::face::{render_design, CARD_H_MM, CARD_W_MM};
+use crate::face::{CARD_H_MM, CARD_W_MM};
 use crate::geometry::{self, point_in_convex, H3};
 use crate::mats::{mat_pixel, render_mat, MatLayout, BORDER_MM};
 use crate::scene::{
@@ -104,16 +104,11 @@ impl DuelSceneRenderer {
         let w = (CARD_W_MM * TABLE_PX_PER_MM).round() as i32;
         let h = (CARD_H_MM * TABLE_PX_PER_MM).round() as i32;
         let mut faces = HashMap::new();
-        let designs = catalogue
-            .cards
-            .iter()
-            .map(design)
-            .chain(std::iter::once(back_design()));
-        for d in designs {
-            let face = render_design(&d)?;
+        // The very faces the references are made from (designed together, see crate::distinct).
+        for (id, face) in super::faces::render_faces(catalogue)? {
             let mut small = Mat::default();
             imgproc::resize(&face, &mut small, Size::new(w, h), 0.0, 0.0, INTER_AREA)?;
-            faces.insert(d.id.clone(), small);
+            faces.insert(id, small);
         }
         let ids = |k: Kind| -> Vec<String> {
             catalogue
