@@ -85,9 +85,9 @@ fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() 
     assert!(ok, "{text}");
     for want in [
         "明置领土 魏领土",
-        "打出 虎卫新兵 于陣地 2，横置 魏领土",
+        "打出 虎卫新兵 于陣地 3，横置 魏领土",
         "明置领土 群领土",
-        "打出 黄巾信徒 于陣地 2，横置 群领土",
+        "打出 黄巾信徒 于陣地 3，横置 群领土",
         "!! refused 黄巾信徒 攻击 [整备]",
         "暗置一张领土",
         "虎卫新兵 攻击",

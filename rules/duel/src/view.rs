@@ -202,7 +202,7 @@ pub fn describe(s: &State, kind: &StackKind, target: Option<Target>) -> String {
     format!("{what}{t}")
 }
 
-/// An action in words, with card names (for logs and the panel).
+/// An action in words, with card names (for logs and the panel); 陣地 are numbered 1–5 as printed.
 pub fn describe_action(s: &State, a: &crate::Action) -> String {
     use crate::Action as A;
     let n = |c: crate::CardId| {
@@ -249,7 +249,7 @@ pub fn describe_action(s: &State, a: &crate::Action) -> String {
         } => format!(
             "打出 {}{}{}{}{}",
             n(*card),
-            slot.map_or(String::new(), |i| format!(" 于陣地 {i}")),
+            slot.map_or(String::new(), |i| format!(" 于陣地 {}", i + 1)),
             target(t),
             if *expedition { "（远征）" } else { "" },
             paid(pay)
@@ -258,7 +258,7 @@ pub fn describe_action(s: &State, a: &crate::Action) -> String {
             format!("启动 {}{}", n(*territory), paid(pay))
         }
         A::Shoot { unit, target: t } => format!("{} 射击 {}", n(*unit), n(*t)),
-        A::Shift { unit, to } => format!("{} 转移到陣地 {to}", n(*unit)),
+        A::Shift { unit, to } => format!("{} 转移到陣地 {}", n(*unit), to + 1),
         A::Equip {
             equipment,
             unit,
@@ -289,7 +289,7 @@ pub fn describe_event(s: &State, e: &crate::Event) -> String {
         E::Entered { card, slot, .. } => format!(
             "{} 进入战场{}",
             n(*card),
-            slot.map_or(String::new(), |i| format!("（陣地 {i}）"))
+            slot.map_or(String::new(), |i| format!("（陣地 {}）", i + 1))
         ),
         E::UnitDamaged { card, amount } => format!("{} 受到 {amount} 点伤害", n(*card)),
         E::Prevented { card, amount } => format!("{} 防止了 {amount} 点伤害", n(*card)),
@@ -318,7 +318,7 @@ pub fn describe_event(s: &State, e: &crate::Event) -> String {
         } => format!("{} 打出 {}，支付 {cost_paid}", p(*seat), n(*card)),
         E::Resolved { controller } => format!("堆叠顶结算（{}）", p(*controller)),
         E::Fizzled { controller } => format!("堆叠顶失效（{}）", p(*controller)),
-        E::Attacked { unit, slot } => format!("{} 自陣地 {slot} 发起攻击", n(*unit)),
+        E::Attacked { unit, slot } => format!("{} 自陣地 {} 发起攻击", n(*unit), slot + 1),
         E::Destroyed { card } => format!("{} 被摧毁", n(*card)),
         E::Untapped { card } => format!("{} 重置", n(*card)),
         E::Discarded { seat, card } => format!("{} 弃掉 {}", p(*seat), n(*card)),
