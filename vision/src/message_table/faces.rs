@@ -126,6 +126,7 @@ pub fn design(face: &MessageFace) -> FaceDesign {
             ),
         ],
         pattern: None,
+        art: crate::face::id_seed(&face.id),
     }
 }
 
