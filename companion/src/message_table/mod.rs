@@ -1,1 +1,9 @@
-//! 风声 live play: seat regions, the camera tally of face-up intelligence, chain entry in the panel.
+//! 风声 live play: seat regions, the camera tally of face-up intelligence, announcements, and chain
+//! entry in the panel.
+
+pub mod feed;
+pub mod panel;
+pub mod session;
+
+#[cfg(test)]
+mod tests;

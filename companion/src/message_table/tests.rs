@@ -1,0 +1,233 @@
+//! The table session (sightings → tracker → tally → announcements) and the panel through
+//! egui_kittest.
+
+use super::panel::MessageTableApp;
+use super::session::{Change, TableSession};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use message::tally::Announcement;
+use message::{Catalogue, Colour, Identity, Profile};
+use std::sync::Arc;
+use vision::message_table::{SeatCard, SeatRegion, SeatRegions};
+
+/// Four seats side by side, 100 px wide each.
+fn regions() -> SeatRegions {
+    SeatRegions {
+        image_size: [400, 100],
+        seats: (0..4)
+            .map(|i| {
+                let x = i as f32 * 100.0;
+                SeatRegion {
+                    polygon: vec![[x, 0.0], [x + 100.0, 0.0], [x + 100.0, 100.0], [x, 100.0]],
+                }
+            })
+            .collect(),
+    }
+}
+
+/// A card read at `x` (seat = x / 100), named or only coloured.
+fn card(x: f32, colour: Colour, named: bool) -> SeatCard {
+    let r = regions();
+    let center = [x, 50.0];
+    SeatCard {
+        seat: r.seat_of(center),
+        face: named.then(|| format!("lock-{colour:?}").to_lowercase()),
+        colour: Some(colour),
+        pixel_colour: Some((colour, 0.9)),
+        center,
+        corners: [
+            [x - 8.0, 40.0],
+            [x + 8.0, 40.0],
+            [x + 8.0, 60.0],
+            [x - 8.0, 60.0],
+        ],
+        covered: false,
+        confidence: if named { 0.9 } else { 0.0 },
+    }
+}
+
+fn run(session: &mut TableSession, cards: &[SeatCard], frames: u64) -> Vec<Change> {
+    (0..frames)
+        .flat_map(|i| session.see(session.frames + i, cards.to_vec()))
+        .collect()
+}
+
+fn announcements(changes: &[Change]) -> Vec<Announcement> {
+    changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Announce(s) => Some(s.announcement.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn message_table_tally_counts_each_seat_after_stable_frames() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    // Two black 锁定 copies in seat 2 (same face: both count), one red in seat 1 only by colour.
+    let cards = [
+        card(20.0, Colour::Red, false),
+        card(120.0, Colour::Black, true),
+        card(150.0, Colour::Black, true),
+    ];
+    let early = run(&mut s, &cards, 2);
+    assert!(early.is_empty(), "not stable yet: {early:?}");
+    let changes = run(&mut s, &cards, 1);
+    assert_eq!(s.tallies[0].red, 1);
+    assert_eq!(s.tallies[1].black, 2, "copies of one face are two cards");
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    // A hand over the table (a covered card with no card beside it) commits nothing.
+    let mut hand = card(320.0, Colour::Blue, true);
+    hand.covered = true;
+    let more = [cards.to_vec(), vec![card(250.0, Colour::Blue, true), hand]].concat();
+    assert!(run(&mut s, &more, 5).is_empty());
+    assert_eq!(s.tallies[2].blue, 0);
+}
+
+#[test]
+fn message_table_death_announced_at_three_black_once() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    let two = [
+        card(110.0, Colour::Black, true),
+        card(140.0, Colour::Black, true),
+    ];
+    assert!(announcements(&run(&mut s, &two, 4)).is_empty());
+    let three = [two.to_vec(), vec![card(170.0, Colour::Black, false)]].concat();
+    let said = announcements(&run(&mut s, &three, 4));
+    assert_eq!(said, vec![Announcement::Death { seat: 1 }]);
+    assert!(
+        announcements(&run(&mut s, &three, 4)).is_empty(),
+        "said once"
+    );
+    assert!(s.said[0].text.zh.contains("死亡"), "{:?}", s.said[0]);
+    assert!(s.said[0].rule.to_string().contains("死亡"));
+}
+
+#[test]
+fn message_table_possible_victory_at_three_red_or_blue_asks_for_identity() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    let cards = [
+        card(10.0, Colour::Red, true),
+        card(40.0, Colour::Red, true),
+        card(70.0, Colour::Red, false),
+        card(310.0, Colour::Blue, true),
+        card(340.0, Colour::Blue, true),
+        card(370.0, Colour::Blue, true),
+    ];
+    let said = announcements(&run(&mut s, &cards, 3));
+    assert_eq!(
+        said,
+        vec![
+            Announcement::PossibleVictory {
+                seat: 0,
+                identity: Identity::Lurker
+            },
+            Announcement::PossibleVictory {
+                seat: 3,
+                identity: Identity::Bureau
+            },
+        ]
+    );
+    assert!(s.said[0].text.zh.contains("请亮出身份"), "{:?}", s.said[0]);
+}
+
+#[test]
+fn message_table_profile_death_before_win_silences_a_dying_winner() {
+    // Seat 1 reaches three black and three red in the same commit.
+    let cards: Vec<SeatCard> = [0.0, 12.0, 24.0]
+        .iter()
+        .map(|x| card(5.0 + x, Colour::Black, true))
+        .chain(
+            [50.0, 62.0, 74.0]
+                .iter()
+                .map(|x| card(*x, Colour::Red, true)),
+        )
+        .collect();
+    let mut on = TableSession::new(
+        regions(),
+        Profile {
+            death_before_win: true,
+            ..Profile::default()
+        },
+    );
+    assert_eq!(
+        announcements(&run(&mut on, &cards, 3)),
+        vec![Announcement::Death { seat: 0 }]
+    );
+    let mut off = TableSession::new(
+        regions(),
+        Profile {
+            death_before_win: false,
+            ..Profile::default()
+        },
+    );
+    let said = announcements(&run(&mut off, &cards, 3));
+    assert_eq!(
+        said,
+        vec![
+            Announcement::PossibleVictory {
+                seat: 0,
+                identity: Identity::Lurker
+            },
+            Announcement::Death { seat: 0 },
+        ],
+        "message.death_before_win = false: the victory is asked first"
+    );
+}
+
+fn harness(app: MessageTableApp) -> Harness<'static, MessageTableApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut MessageTableApp| app.show(ui), app);
+    h.run();
+    assert!(
+        !h.state().log.iter().any(|l| l.contains("CJK")),
+        "fonts-noto-cjk is installed by scripts/setup.sh"
+    );
+    h
+}
+
+fn app() -> MessageTableApp {
+    let cat = Arc::new(Catalogue::shipped().expect("shipped"));
+    MessageTableApp::new(
+        TableSession::new(regions(), Profile::default()),
+        None,
+        cat,
+        None,
+    )
+}
+
+#[test]
+fn message_table_panel_rules_an_entered_chain_and_shows_a_death() {
+    let mut app = app();
+    let black = [
+        card(210.0, Colour::Black, true),
+        card(240.0, Colour::Black, true),
+        card(270.0, Colour::Black, true),
+    ];
+    for i in 0..3 {
+        app.session.see(i, black.to_vec());
+    }
+    let mut h = harness(app);
+    h.get_by_label_contains("玩家3有3张假情报");
+    // The seed's example on four seats: 1 sends 密电, 2 intercepts, 4 intercepts last: 4 receives.
+    for r in ["2:截获", "4:截获"] {
+        h.get_by_role(egui::accesskit::Role::TextInput).click();
+        h.run();
+        h.get_by_role(egui::accesskit::Role::TextInput).type_text(r);
+        h.run();
+        h.get_by_label("添加 Add").click();
+        h.run();
+    }
+    assert_eq!(h.state().chain.responses, vec!["2:截获", "4:截获"]);
+    h.get_by_label("裁定 Rule").click();
+    h.run();
+    let ruling = h.state().chain.ruling.clone().expect("ruled").expect("ok");
+    assert_eq!(ruling.receiver, 3);
+    h.get_by_label_contains("→ 玩家4获得情报");
+    assert!(
+        h.query_all_by_label_contains("后发先至").count() >= 1,
+        "the rule is cited"
+    );
+}
