@@ -68,6 +68,44 @@ enum Cmd {
         #[arg(long)]
         profile: Option<PathBuf>,
     },
+    /// At the table: read each seat's face-up intelligence with the camera, keep the tally and
+    /// announce deaths and possible victories (the panel also rules on transmission chains).
+    Table(TableArgs),
+    /// Write the printable faces (one PNG per face kind) and A4 sheets of the whole deck.
+    Print {
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Render a synthetic table scene (image, ground truth, seat regions) from a seed; with --game,
+    /// the frames of a game in progress (one card arriving every few frames).
+    RenderScene {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// Render a game in progress: frame-0000.png … instead of one scene.png.
+        #[arg(long)]
+        game: bool,
+        /// Colours in front of each seat, comma-separated, e.g. kkk,rr,urr (r red, u blue, k black).
+        #[arg(long)]
+        script: Option<String>,
+        /// Players (3-9) of a random table.
+        #[arg(long)]
+        seats: Option<usize>,
+        #[arg(long, default_value_t = 1920)]
+        width: i32,
+        #[arg(long, default_value_t = 1080)]
+        height: i32,
+    },
+    /// Measure the table reading on synthetic scenes (identity, colour, seat, time per frame).
+    Eval {
+        #[arg(long, default_value_t = 100)]
+        scenes: usize,
+        #[arg(long, default_value_t = 1000)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
         #[command(flatten)]
@@ -90,6 +128,32 @@ enum Cmd {
         #[command(flatten)]
         data: DataArgs,
     },
+}
+
+#[derive(clap::Args)]
+struct TableArgs {
+    /// images:DIR, video:PATH, camera:N, or synthetic (a seeded game in progress).
+    #[arg(long, default_value = "synthetic")]
+    source: String,
+    /// Seat regions (JSON, image pixels). Read if it exists; the panel saves the regions it sets here.
+    /// A synthetic game brings its own.
+    #[arg(long)]
+    seats: Option<PathBuf>,
+    /// Print each committed tally change and announcement instead of opening the window.
+    #[arg(long)]
+    headless: bool,
+    /// Rules profile TOML (message.death_before_win); default: as shipped.
+    #[arg(long)]
+    profile: Option<PathBuf>,
+    /// Synthetic game: seed of the table and camera.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Synthetic game: colours arriving in front of each seat, e.g. kkk,rr,urr.
+    #[arg(long)]
+    script: Option<String>,
+    /// Print a JSON summary at the end (headless).
+    #[arg(long)]
+    json: bool,
 }
 
 fn read(path: &Path) -> anyhow::Result<String> {
@@ -185,6 +249,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 for s in &said {
                     println!("{}  [{}]", s.text, s.rule);
                 }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Table(args) => table(args),
+        Cmd::Print { out } => {
+            let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let written = vision::message_table::write_print_set(&cat, &out)?;
+            let faces = vision::message_table::faces(&cat);
+            println!(
+                "{} files in {}: {} faces (one per printed face; copies share it) and {} A4 sheets of the {}-card deck",
+                written.len(),
+                out.display(),
+                faces.len(),
+                written.len() - faces.len(),
+                cat.deck.cards.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::RenderScene {
+            seed,
+            out,
+            game,
+            script,
+            seats,
+            width,
+            height,
+        } => render_scene(seed, &out, game, script.as_deref(), seats, (width, height)),
+        Cmd::Eval { scenes, seed, json } => {
+            let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let renderer = vision::message_table::MessageSceneRenderer::new(&cat)?;
+            let (scanner, faces) = vision::message_table::message_scanner(&cat)?;
+            let outcomes = vision::message_table::run(
+                &renderer,
+                &scanner,
+                &faces,
+                seed,
+                scenes,
+                &vision::message_table::MessageSceneOptions::default(),
+                |_, _, _| {},
+            )?;
+            let s = vision::message_table::summarise(&outcomes, seed);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&s)?);
+            } else {
+                println!("{s:#?}");
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -305,4 +414,166 @@ fn print_ruling(r: &Ruling, responses: &[String]) {
         "→ 玩家{0}获得情报 / player {0} receives the intelligence{why}",
         r.receiver + 1
     );
+}
+
+fn render_scene(
+    seed: u64,
+    out: &Path,
+    game: bool,
+    script: Option<&str>,
+    seats: Option<usize>,
+    size: (i32, i32),
+) -> anyhow::Result<ExitCode> {
+    use vision::message_table::{layout_from_colours, MessageSceneOptions, MessageSceneRenderer};
+    let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let write = |name: &str, text: String| {
+        let path = out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    if game {
+        let mut g = crate::message_table::feed::SyntheticGame::new(&cat, seed, script)?;
+        g.size = size;
+        for i in 0..g.frames() {
+            let scene = g.frame(i)?;
+            let path = out.join(format!("frame-{i:04}.png"));
+            vision::sheets::write_png(&path, &scene.image)?;
+            if i + 1 == g.frames() {
+                write("truth.json", serde_json::to_string_pretty(&scene.truth)?)?;
+                write(
+                    "seats.json",
+                    serde_json::to_string_pretty(&scene.truth.regions)?,
+                )?;
+            }
+        }
+        println!(
+            "{} frames of a 风声 game (seed {seed}) in {}, with seats.json and truth.json (the last frame)",
+            g.frames(),
+            out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let layout = match script {
+        Some(s) => Some(layout_from_colours(
+            &cat,
+            &s.split(',').collect::<Vec<_>>(),
+            seed,
+        )?),
+        None => None,
+    };
+    let renderer = MessageSceneRenderer::new(&cat)?;
+    let scene = renderer.render(
+        seed,
+        &MessageSceneOptions {
+            width: Some(size.0),
+            height: Some(size.1),
+            seats,
+            layout,
+            ..MessageSceneOptions::default()
+        },
+    )?;
+    vision::sheets::write_png(&out.join("scene.png"), &scene.image)?;
+    write("truth.json", serde_json::to_string_pretty(&scene.truth)?)?;
+    write(
+        "seats.json",
+        serde_json::to_string_pretty(&scene.truth.regions)?,
+    )?;
+    println!(
+        "scene seed {seed}: {} seats, {} cards → {}/scene.png, truth.json, seats.json",
+        scene.truth.seats,
+        scene.truth.cards.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
+    use crate::message_table::feed::{open, SyntheticGame, TableFeed};
+    use crate::message_table::panel::{run as run_panel, MessageTableApp};
+    use crate::message_table::session::{describe as say, TableSession};
+    use opencv::prelude::MatTraitConst;
+    use vision::message_table::SeatRegions;
+    let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let p = source(
+        &args.profile,
+        message::catalogue::PROFILE_TOML,
+        "profile.toml",
+    )?;
+    let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let from_file = match &args.seats {
+        Some(path) if path.exists() => Some(SeatRegions::load(path)?),
+        _ => None,
+    };
+    let (source, regions): (Box<dyn vision::source::FrameSource>, Option<SeatRegions>) =
+        if args.source == "synthetic" {
+            let g = SyntheticGame::new(&cat, args.seed, args.script.as_deref())?;
+            let r = from_file.or(Some(g.regions()?));
+            (Box::new(g), r)
+        } else {
+            (open(&args.source)?, from_file)
+        };
+    let mut feed = TableFeed::new(source, &cat, args.source.clone())?;
+    if !args.headless {
+        let regions = regions.unwrap_or_default();
+        let session = TableSession::new(regions, profile);
+        let seats_path = args
+            .seats
+            .clone()
+            .or(Some(PathBuf::from("message-seats.json")));
+        run_panel(MessageTableApp::new(
+            session,
+            Some(feed),
+            Arc::new(cat),
+            seats_path,
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(regions) = regions else {
+        anyhow::bail!(
+            "--seats FILE: no seat regions (set them once in the panel: arbiter message table --source {} --seats FILE)",
+            args.source
+        );
+    };
+    let mut session = TableSession::new(regions, profile);
+    let mut ms = Vec::new();
+    while let Some(frame) = feed.next(&session.regions)? {
+        let [w, h] = session.regions.image_size;
+        let (fw, fh) = (frame.image.cols() as u32, frame.image.rows() as u32);
+        if (w, h) != (0, 0) && (w, h) != (fw, fh) {
+            anyhow::bail!(
+                "{}: the frame is {fw}×{fh} but the seat regions were drawn on {w}×{h}; set them again",
+                frame.origin
+            );
+        }
+        ms.push(frame.scan_ms);
+        for c in session.see(frame.index, frame.cards) {
+            println!("frame {}: {}", frame.index, say(&c));
+        }
+    }
+    ms.sort_by(f64::total_cmp);
+    let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+    println!(
+        "{} frames, {:.0} ms a frame (median); tally: {}",
+        ms.len(),
+        median,
+        session
+            .tallies
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("玩家{} 红{}蓝{}黑{}", i + 1, t.red, t.blue, t.black))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "frames": ms.len(),
+                "median_ms": median,
+                "tallies": session.tallies,
+                "said": session.said,
+            }))?
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -164,3 +164,73 @@ fn issue_6_message_tally_announces_death_and_possible_victory() {
     let (ok, text) = run(&["message", "tally", "--seat", "红绿"]);
     assert!(!ok && text.contains("--seat 1"), "{text}");
 }
+
+/// Renders a scripted game in progress (seat 1 gets three black, seat 3 three red) and runs the
+/// headless table on the frames with the seat regions the renderer wrote.
+#[test]
+fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let (ok, text) = run(&[
+        "message",
+        "render-scene",
+        "--game",
+        "--seed",
+        "3",
+        "--script",
+        "kkk,rr,rrr,u",
+        "--width",
+        "1280",
+        "--height",
+        "720",
+        "--out",
+        out,
+    ]);
+    assert!(ok, "{text}");
+    assert!(dir.join("seats.json").is_file() && dir.join("frame-0000.png").is_file());
+    let source = format!("images:{out}");
+    let seats = dir.join("seats.json");
+    let (ok, text) = run(&[
+        "message",
+        "table",
+        "--source",
+        &source,
+        "--seats",
+        seats.to_str().unwrap(),
+        "--headless",
+    ]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("玩家1有3张假情报") && text.contains("风声规则 死亡"),
+        "{text}"
+    );
+    assert!(
+        text.contains("玩家3有三张红情报") && text.contains("请亮出身份"),
+        "{text}"
+    );
+    assert!(
+        text.contains("玩家2 红2蓝0黑0") && text.contains("玩家4 红0蓝1黑0"),
+        "final tally: {text}"
+    );
+    // The death is announced before the possible victory that came later in the game.
+    assert!(text.find("假情报").unwrap() < text.find("三张红情报").unwrap());
+    let (ok, text) = run(&["message", "table", "--source", &source, "--headless"]);
+    assert!(!ok && text.contains("--seats"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn issue_6_message_print_writes_one_face_per_kind_and_deck_sheets() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-print-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, text) = run(&["message", "print", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(dir.join("lock-black.png").is_file(), "{text}");
+    assert!(
+        dir.join("deck-sheet-09.png").is_file(),
+        "81 cards, nine a page: {text}"
+    );
+    assert!(!dir.join("deck-sheet-10.png").exists(), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
