@@ -26,6 +26,12 @@ pub struct DuelSummary {
     pub scenes: usize,
     pub first_seed: u64,
     pub visible_cards: usize,
+    /// Cards partly under the hand (left out of the rates).
+    pub covered_cards: usize,
+    /// Scenes with a hand over the table.
+    pub scenes_with_hand: usize,
+    /// Observations naming a card that is not there (all scenes, covered cards included).
+    pub wrong_named: usize,
     /// Named right, the card back included.
     pub identity: f64,
     /// Units in the right 陣地 (scenes with the mat).
@@ -74,6 +80,12 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
         scenes: outcomes.len(),
         first_seed,
         visible_cards: visible().count(),
+        covered_cards: outcomes
+            .iter()
+            .flat_map(|o| o.cards.iter().filter(|c| c.covered))
+            .count(),
+        scenes_with_hand: outcomes.iter().filter(|o| o.hand).count(),
+        wrong_named: outcomes.iter().map(|o| o.wrong_named).sum(),
         identity: count(&mut visible().map(|c| c.identity_ok)),
         slot: count(
             &mut on_mat()

@@ -14,7 +14,7 @@ use crate::scene::{
 use crate::types::{DuelSide, Orientation, TableObservation};
 use crate::VisionError;
 use duel::catalogue::{Catalogue, Kind};
-use opencv::core::{Mat, Rect, Size};
+use opencv::core::{Mat, Rect, Scalar, Size, CV_8UC1};
 use opencv::imgproc::{self, INTER_AREA};
 use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -283,7 +283,20 @@ impl DuelSceneRenderer {
         }
         let mut covered = vec![false; laid.len()];
         if params.hand {
-            let mask = draw_hand(&mut rng, &mut table)?;
+            // The hand reaches into the framed part of the table (not somewhere off camera).
+            let at = geometry::apply(&mm_to_table, [FRAME_X.0, FRAME_Y.1]);
+            let rect = Rect::new(
+                at[0].round() as i32,
+                at[1].round() as i32,
+                ((FRAME_X.1 - FRAME_X.0) * s).round() as i32,
+                // Beyond the near edge of the frame too, so the arm comes from the viewer's side.
+                ((FRAME_Y.1 - FRAME_Y.0 + 120.0) * s).round() as i32,
+            );
+            let mut part = Mat::roi(&table, rect)?.try_clone()?;
+            let part_mask = draw_hand(&mut rng, &mut part)?;
+            part.copy_to(&mut table.roi_mut(rect)?)?;
+            let mut mask = Mat::new_rows_cols_with_default(th, tw, CV_8UC1, Scalar::all(0.0))?;
+            part_mask.copy_to(&mut mask.roi_mut(rect)?)?;
             for (i, (_, poly)) in placed.iter().enumerate() {
                 covered[i] = coverage(&mask, poly)? > 0.002;
             }
@@ -349,6 +362,8 @@ pub struct DuelOutcome {
     pub aruco_mat: bool,
     pub hand: bool,
     pub cards: Vec<CardResult>,
+    /// Observations naming a card that is not there (a wrong id, or no card at all), covered or not.
+    pub wrong_named: usize,
     pub total_ms: f64,
 }
 
@@ -409,7 +424,20 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
             }
         })
         .collect();
+    let wrong_named = obs
+        .cards
+        .iter()
+        .filter(|o| {
+            let Some(id) = &o.card else { return false };
+            let c = [o.center[0] as f64, o.center[1] as f64];
+            !truth.cards.iter().any(|t| {
+                let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
+                t.card == *id && point_in_convex(c, &poly)
+            })
+        })
+        .count();
     DuelOutcome {
+        wrong_named,
         seed: truth.params.seed,
         aruco_mat: truth.params.aruco_mat,
         hand: truth.params.hand,
