@@ -9,7 +9,8 @@
 //! - everything else that differs (a unit gone, untapped early) is noted, not applied.
 //! Anything the engine refuses is flagged with the rule it cites and never applied. Implied
 //! passes: a player acting at the table while the engine waits on passes is read as both players
-//! having passed up to that player's action (or combat) phase (docs/duel.md, "At the table").
+//! having passed up to that player's action (or combat) phase, or, for a response, as the priority
+//! holder having passed priority on (docs/duel.md, "At the table").
 
 use super::feed::{SideSnapshot, TableSnapshot};
 use duel::state::StackKind;
@@ -200,6 +201,24 @@ impl TableGame {
         }
     }
 
+    /// Implied passes before a table play by `seat`: none when it is allowed now; one when it is a
+    /// response and the other player holds priority (they passed it on); otherwise both pass up to
+    /// `seat`'s action phase.
+    fn make_room(&mut self, seat: Seat, action: &Action) {
+        if Duel::apply(&self.state, action).is_ok() {
+            return;
+        }
+        let s = &self.state;
+        if !s.stack.is_empty() && s.actor().is_some_and(|a| a != seat) {
+            let passed = Duel::apply(s, &Action::Pass).ok();
+            if passed.is_some_and(|(after, _)| Duel::apply(&after, action).is_ok()) {
+                self.pass();
+                return;
+            }
+        }
+        self.pass_to(seat, Phase::Action);
+    }
+
     /// Passes for both players until the stack is empty (nobody responds).
     pub fn resolve_stack(&mut self) {
         for _ in 0..32 {
@@ -288,8 +307,8 @@ impl TableGame {
                     self.flag_missing(seat, kind.as_deref().unwrap_or("暗置领土"));
                     break;
                 };
-                self.pass_to(seat, Phase::Action);
                 let face_up = kind.is_some();
+                self.make_room(seat, &Action::PlayTerritory { card, face_up });
                 if !self.try_apply(Action::PlayTerritory { card, face_up }) {
                     break;
                 }
@@ -434,7 +453,6 @@ impl TableGame {
         let Some(card) = self.state.reveal_in_hand(seat, def) else {
             return self.flag_missing(seat, id);
         };
-        self.pass_to(seat, Phase::Action);
         let action = Action::PlayCard {
             card,
             slot: Some(slot),
@@ -442,6 +460,7 @@ impl TableGame {
             expedition: false,
             pay: None,
         };
+        self.make_room(seat, &action);
         let cost = self.state.payment_cost(&action).unwrap_or(0);
         let tapped = self.newly_tapped(seat, seen);
         if tapped.len() == cost {

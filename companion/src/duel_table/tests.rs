@@ -211,6 +211,33 @@ fn table_stack_is_shown_top_first_and_priority_passes() {
     assert!(g.state.players[0].slots[2].is_some());
 }
 
+#[test]
+fn table_ambush_unit_appearing_while_a_play_is_on_the_stack_is_a_response() {
+    let mut g = game();
+    give_land(&mut g, 0, "wei-land", true);
+    for _ in 0..2 {
+        give_land(&mut g, 1, "qun-land", true);
+    }
+    let mut table = near(&[("wei-land", true)], &[(2, "wei-01", false)]);
+    g.sync(&table);
+    assert_eq!(g.state.stack.len(), 1);
+    table.far.territories = vec![(Some("qun-land".into()), true); 2];
+    table.far.slots[0] = Some(("qun-05".into(), false));
+    g.sync(&table);
+    assert!(g.flags.is_empty(), "{:?}", g.flags);
+    assert_eq!(
+        g.state.stack.len(),
+        2,
+        "on the stack above the near player's unit"
+    );
+    assert!(
+        g.stack_lines()[0].contains("夺命刺客"),
+        "{:?}",
+        g.stack_lines()
+    );
+    assert!(g.stack_lines()[1].contains("虎卫新兵"));
+}
+
 fn slot(card: &str, tapped: bool) -> Option<SlotSeen> {
     Some(SlotSeen {
         card: Some(card.into()),
