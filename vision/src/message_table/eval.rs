@@ -128,9 +128,13 @@ pub struct MessageSummary {
     pub scenes: usize,
     pub first_seed: u64,
     pub clear_cards: usize,
+    /// Found by the detector at all.
+    pub detected: f64,
     pub identity: f64,
     pub colour: f64,
     pub pixel_colour: f64,
+    /// The header-pixel colour right, over the cards found (what it adds when the face is not named).
+    pub pixel_colour_of_detected: f64,
     pub seat: f64,
     /// Cards partly under a later card of their row: found, and colour right.
     pub overlapped_cards: usize,
@@ -165,9 +169,17 @@ pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary
         scenes: outcomes.len(),
         first_seed,
         clear_cards: clear.len(),
+        detected: rate(clear.iter().map(|c| c.detected).collect()),
         identity: rate(clear.iter().map(|c| c.identity_ok).collect()),
         colour: rate(clear.iter().map(|c| c.colour_ok).collect()),
         pixel_colour: rate(clear.iter().map(|c| c.pixel_colour_ok).collect()),
+        pixel_colour_of_detected: rate(
+            clear
+                .iter()
+                .filter(|c| c.detected)
+                .map(|c| c.pixel_colour_ok)
+                .collect(),
+        ),
         seat: rate(clear.iter().map(|c| c.seat_ok).collect()),
         overlapped_cards: over.len(),
         overlapped_detected: rate(over.iter().map(|c| c.detected).collect()),
@@ -231,7 +243,15 @@ mod tests {
         assert!(s.identity >= FLOOR.0, "identity {:.3}", s.identity);
         assert!(s.colour >= FLOOR.1, "colour {:.3}", s.colour);
         assert!(s.seat >= FLOOR.2, "seat {:.3}", s.seat);
+        assert!(
+            s.pixel_colour_of_detected >= FLOOR.3,
+            "pixel colour {:.3}",
+            s.pixel_colour_of_detected
+        );
+        assert_eq!(s.phantoms, 0, "no card read where none lies");
     }
 
-    const FLOOR: (f64, f64, f64) = (0.0, 0.0, 0.0);
+    /// Measured on seeds 500–505: identity 0.889, colour 0.907, seat 0.926, pixel colour of the
+    /// cards found 1.0 (54 clear cards); the floor sits a few points below.
+    const FLOOR: (f64, f64, f64, f64) = (0.83, 0.85, 0.87, 0.95);
 }
