@@ -154,6 +154,15 @@ struct TableArgs {
     /// Print a JSON summary at the end (headless).
     #[arg(long)]
     json: bool,
+    /// Open the panel with this chain already entered and ruled: the sender's seat…
+    #[arg(long)]
+    chain_sender: Option<usize>,
+    /// …the method (密电 | 直达 | 文本)…
+    #[arg(long, default_value = "密电")]
+    chain_method: String,
+    /// …and the responses in order (SEAT:CARD, repeat the option).
+    #[arg(long = "chain-response")]
+    chain_responses: Vec<String>,
 }
 
 fn read(path: &Path) -> anyhow::Result<String> {
@@ -520,12 +529,19 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             .seats
             .clone()
             .or(Some(PathBuf::from("message-seats.json")));
-        run_panel(MessageTableApp::new(
-            session,
-            Some(feed),
-            Arc::new(cat),
-            seats_path,
-        ))?;
+        let mut app = MessageTableApp::new(session, Some(feed), Arc::new(cat), seats_path);
+        if let Some(sender) = args.chain_sender {
+            app.chain.sender = sender;
+            app.chain.method = Method::parse(&args.chain_method).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--chain-method: 密电, 直达 or 文本, not `{}`",
+                    args.chain_method
+                )
+            })?;
+            app.chain.responses = args.chain_responses.clone();
+            app.rule();
+        }
+        run_panel(app)?;
         return Ok(ExitCode::SUCCESS);
     }
     let Some(regions) = regions else {
