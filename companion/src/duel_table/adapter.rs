@@ -7,6 +7,7 @@
 //! - a territory more than the engine has: a territory play, face up (its card) or face down;
 //! - a unit the engine has untapped, seen sideways: an attack declaration;
 //! - everything else that differs (a unit gone, untapped early) is noted, not applied.
+//!
 //! Anything the engine refuses is flagged with the rule it cites and never applied. Implied
 //! passes: a player acting at the table while the engine waits on passes is read as both players
 //! having passed up to that player's action (or combat) phase, or, for a response, as the priority

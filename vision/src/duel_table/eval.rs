@@ -156,4 +156,82 @@ mod tests {
     }
 
     const FLOOR: (f64, f64, f64, f64) = (0.95, 0.95, 0.95, 0.9);
+
+    /// A laid table rendered and read back: units in their 陣地 (one tapped), territories on the
+    /// right side in order, the card back as face down, tapped territories as tapped.
+    #[test]
+    fn duel_table_reads_a_laid_table_back() {
+        use super::super::scene::LaidCard;
+        use crate::types::DuelSide::{Far, Near};
+        let cat = Catalogue::demo();
+        let renderer = DuelSceneRenderer::new(&cat).expect("renderer");
+        let scanner = duel_scanner(&cat).expect("scanner");
+        let lay = |card: &str, place: Place, tapped: bool| LaidCard {
+            card: card.into(),
+            place,
+            tapped,
+        };
+        let layout = vec![
+            lay(
+                "wei-01",
+                Place::Slot {
+                    side: Near,
+                    slot: 0,
+                },
+                true,
+            ),
+            lay("qun-02", Place::Slot { side: Far, slot: 4 }, false),
+            lay(
+                "wei-land",
+                Place::Territory {
+                    side: Near,
+                    index: 0,
+                },
+                true,
+            ),
+            lay(
+                BACK_ID,
+                Place::Territory {
+                    side: Near,
+                    index: 1,
+                },
+                false,
+            ),
+            lay(
+                BACK_ID,
+                Place::Territory {
+                    side: Far,
+                    index: 2,
+                },
+                true,
+            ),
+        ];
+        let opts = DuelSceneOptions {
+            aruco_mat: Some(true),
+            hand: Some(false),
+            layout: Some(layout),
+            ..DuelSceneOptions::default()
+        };
+        let scene = renderer.render(5, &opts).expect("scene");
+        let obs = scanner.scan(&scene.image, 0).expect("scan");
+        let v = read_table(&obs, &TerritoryStrips::duel());
+        let slot = |s: &Option<super::super::read::SlotSeen>| {
+            s.as_ref()
+                .map(|s| (s.card.clone().unwrap_or_default(), s.tapped))
+        };
+        assert_eq!(slot(&v.near.slots[0]), Some(("wei-01".into(), true)));
+        assert_eq!(slot(&v.far.slots[4]), Some(("qun-02".into(), false)));
+        assert_eq!(v.near.slots.iter().flatten().count(), 1);
+        let lands = |side: &super::super::read::SideSeen| -> Vec<(Option<String>, bool, bool)> {
+            side.territories
+                .iter()
+                .map(|t| (t.card.clone(), t.face_down, t.tapped))
+                .collect()
+        };
+        assert_eq!(
+            lands(&v.near),
+            vec![(Some("wei-land".into()), false, true), (None, true, false)]
+        );
+        assert_eq!(lands(&v.far), vec![(None, true, true)]);
+    }
 }
