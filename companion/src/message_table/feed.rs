@@ -7,7 +7,7 @@ use opencv::core::Mat;
 use std::path::{Path, PathBuf};
 use vision::message_table::{
     layout_from_colours, message_scanner, read_seats, MessageFace, MessageSceneOptions,
-    MessageSceneRenderer, MessageTruth, SeatCard, SeatRegions,
+    MessageSceneRenderer, SeatCard, SeatRegions,
 };
 use vision::source::{Frame, FrameSource, ImageFiles, VideoFile, Webcam};
 use vision::Scanner;
@@ -20,7 +20,6 @@ pub struct TableFrame {
     pub image: Mat,
     pub cards: Vec<SeatCard>,
     pub scan_ms: f64,
-    pub truth: Option<MessageTruth>,
 }
 
 /// A synthetic game: one seeded table whose cards arrive one at a time (`frames_per_card` frames
@@ -170,10 +169,6 @@ impl TableFeed {
         })
     }
 
-    pub fn faces(&self) -> &[MessageFace] {
-        &self.faces
-    }
-
     /// The next frame read against `regions`; `Ok(None)` when the source ends.
     pub fn next(&mut self, regions: &SeatRegions) -> anyhow::Result<Option<TableFrame>> {
         let Some(frame) = self.source.next_frame()? else {
@@ -191,7 +186,6 @@ impl TableFeed {
             image: frame.image,
             cards,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
-            truth: None,
         }))
     }
 }

@@ -109,7 +109,9 @@ impl MessageTableApp {
         };
         match feed.next(&self.session.regions) {
             Ok(Some(frame)) => {
-                self.image = crate::live::vision_feed::rgb(&frame.image);
+                if let Some((size, rgb)) = crate::live::vision_feed::rgb(&frame.image) {
+                    self.set_image(size, rgb);
+                }
                 for c in self.session.see(frame.index, frame.cards) {
                     self.log.push(describe(&c));
                 }
@@ -117,6 +119,11 @@ impl MessageTableApp {
             Ok(None) => self.ended = true,
             Err(e) => self.log.push(format!("摄像头 camera: {e:#}")),
         }
+    }
+
+    /// The camera image to show (RGB, width × height).
+    pub fn set_image(&mut self, size: [usize; 2], rgb: Vec<u8>) {
+        self.image = Some((size, rgb));
     }
 
     /// Rules on the chain in the form (the engine's own ruling).
@@ -432,6 +439,9 @@ impl MessageTableApp {
             ))
             .sense(egui::Sense::click_and_drag()),
         );
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Image, true, "摄像头画面 camera view")
+        });
         let origin = response.rect.min;
         let to_screen = |p: [f32; 2]| origin + egui::vec2(p[0] * scale, p[1] * scale);
         let to_image = |p: egui::Pos2| [(p.x - origin.x) / scale, (p.y - origin.y) / scale];

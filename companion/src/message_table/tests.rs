@@ -231,3 +231,65 @@ fn message_table_panel_rules_an_entered_chain_and_shows_a_death() {
         "the rule is cited"
     );
 }
+
+/// Clicks at a point of the camera image (image pixels), through the view's scale.
+fn click_image(h: &Harness<'static, MessageTableApp>, p: [f32; 2], size: [f32; 2]) {
+    let rect = h.get_by_label("摄像头画面 camera view").rect();
+    let pos = rect.min
+        + egui::vec2(
+            p[0] * rect.width() / size[0],
+            p[1] * rect.height() / size[1],
+        );
+    h.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+}
+
+#[test]
+fn message_table_panel_seat_regions_are_clicked_once_and_saved() {
+    let dir = std::env::temp_dir().join(format!("msg-panel-seats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("seats.json");
+    let cat = Arc::new(Catalogue::shipped().expect("shipped"));
+    let session = TableSession::new(SeatRegions::default(), Profile::default());
+    let mut app = MessageTableApp::new(session, None, cat, Some(path.clone()));
+    let size = [300.0, 100.0];
+    app.set_image([300, 100], vec![90; 300 * 100 * 3]);
+    let mut h = harness(app);
+    h.get_by_label("设定座位区域 Set seat regions").click();
+    h.run();
+    assert_eq!(h.state().editing, Some(0));
+    for seat in 0..3 {
+        let x = seat as f32 * 100.0;
+        for p in [
+            [x + 5.0, 5.0],
+            [x + 95.0, 5.0],
+            [x + 95.0, 95.0],
+            [x + 5.0, 95.0],
+        ] {
+            click_image(&h, p, size);
+            h.run();
+        }
+        let label = if seat == 2 {
+            "完成 Done"
+        } else {
+            "下一位 Next seat"
+        };
+        h.get_by_label(label).click();
+        h.run();
+    }
+    assert_eq!(h.state().editing, None);
+    let saved = SeatRegions::load(&path).expect("saved once, read back");
+    assert_eq!(saved.seats.len(), 3);
+    assert_eq!(saved.image_size, [300, 100]);
+    assert_eq!(saved.seat_of([150.0, 50.0]), Some(1));
+    assert_eq!(saved.seat_of([250.0, 50.0]), Some(2));
+    assert_eq!(h.state().session.regions, saved);
+    let _ = std::fs::remove_dir_all(&dir);
+}
