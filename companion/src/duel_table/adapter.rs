@@ -6,6 +6,7 @@
 //!   there is no choice, else the panel asks which territories pay (`Waiting`);
 //! - a territory more than the engine has: a territory play, face up (its card) or face down;
 //! - a unit the engine has untapped, seen sideways: an attack declaration;
+//! - a unit the engine took out of play still on the table: awaited removal, not a new play;
 //! - everything else that differs (a unit gone, untapped early) is noted, not applied.
 //!
 //! Anything the engine refuses is flagged with the rule it cites and never applied. Implied
@@ -18,7 +19,7 @@ use duel::state::StackKind;
 use duel::view::{describe_action, describe_event};
 use duel::{Action, CardId, Duel, Phase, Seat, State};
 use rules_core::Game;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use vision::types::DuelSide;
 
 /// A refused table change: what was tried, the rule and the reason.
@@ -59,6 +60,9 @@ pub struct TableGame {
     /// Cards the engine untapped at 重置 that the table still shows tapped: the player has yet to
     /// turn them back (not an attack, not a payment).
     pub untap_pending: BTreeSet<CardId>,
+    /// Units that left a 陣地 in the engine (died, destroyed, exiled, moved) and are still on the
+    /// table there: (seat, slot) → catalogue id. Awaited removals, not new plays.
+    pub remove_pending: BTreeMap<(Seat, usize), String>,
 }
 
 impl TableGame {
@@ -74,6 +78,7 @@ impl TableGame {
             auto_pay: false,
             flagged: BTreeSet::new(),
             untap_pending: BTreeSet::new(),
+            remove_pending: BTreeMap::new(),
         }
     }
 
@@ -130,6 +135,18 @@ impl TableGame {
             .filter(|e| !matches!(e, duel::Event::Passed { .. }))
         {
             self.log.push(format!("  {}", describe_event(&next, e)));
+        }
+        for seat in 0..2 {
+            for slot in 0..5 {
+                let before = self.state.players[seat].slots[slot]
+                    .as_ref()
+                    .map(|u| u.card);
+                let after = next.players[seat].slots[slot].as_ref().map(|u| u.card);
+                if let Some(gone) = before.filter(|b| Some(*b) != after) {
+                    let id = self.state.def(gone).id.clone();
+                    self.remove_pending.insert((seat, slot), id);
+                }
+            }
         }
         if next.turn != self.state.turn {
             // 重置 untapped these in the engine; on the table they are still sideways.
@@ -391,7 +408,17 @@ impl TableGame {
         for slot in 0..5 {
             let engine = self.state.players[seat].slots[slot].clone();
             match (&seen.slots[slot], engine) {
+                (Some((id, _)), None) if self.remove_pending.get(&(seat, slot)) == Some(id) => {
+                    self.notes.push(format!(
+                        "请把 {} 移出陣地 {}（已离场）/ take it off the table: it left play",
+                        self.state.catalogue.find(id).map_or(id.as_str(), |d| {
+                            self.state.catalogue.get(d).name.as_str()
+                        }),
+                        slot + 1
+                    ));
+                }
                 (Some((id, _)), None) => {
+                    self.remove_pending.remove(&(seat, slot));
                     if self.state.slot_claimed(seat, slot) {
                         continue; // Played already; on the stack.
                     }
@@ -427,7 +454,9 @@ impl TableGame {
                     self.state.def(u.card).name,
                     slot + 1
                 )),
-                (None, None) => {}
+                (None, None) => {
+                    self.remove_pending.remove(&(seat, slot));
+                }
             }
         }
     }

@@ -238,6 +238,44 @@ fn table_ambush_unit_appearing_while_a_play_is_on_the_stack_is_a_response() {
     assert!(g.stack_lines()[1].contains("虎卫新兵"));
 }
 
+#[test]
+fn table_unit_killed_in_the_engine_but_still_on_the_table_is_not_played_again() {
+    let mut g = game();
+    g.auto_pass = true;
+    give_land(&mut g, 0, "wei-land", true);
+    give_land(&mut g, 1, "qun-land", true);
+    let wei = g
+        .state
+        .reveal_in_hand(0, g.state.catalogue.find("wei-01").unwrap())
+        .unwrap();
+    let qun = g
+        .state
+        .reveal_in_hand(1, g.state.catalogue.find("qun-02").unwrap())
+        .unwrap();
+    for (seat, card) in [(0, wei), (1, qun)] {
+        g.state.players[seat].hand.retain(|&c| c != card);
+        let mut u = duel::state::Unit::new(card);
+        u.fresh = false;
+        g.state.players[seat].slots[2] = Some(u);
+    }
+    let mut table = near(&[("wei-land", false)], &[(2, "wei-01", true)]);
+    table.far.territories = vec![(Some("qun-land".into()), false)];
+    table.far.slots[2] = Some(("qun-02".into(), false));
+    g.sync(&table);
+    assert!(
+        g.state.players[1].slots[2].is_none(),
+        "2 damage kills 黄巾信徒 (1/2)"
+    );
+    let hand = g.state.players[1].hand.len();
+    g.sync(&table);
+    assert!(g.state.players[1].slots[2].is_none(), "not played again");
+    assert_eq!(g.state.players[1].hand.len(), hand);
+    assert!(g.notes.iter().any(|n| n.contains("移出")), "{:?}", g.notes);
+    table.far.slots[2] = None;
+    g.sync(&table);
+    assert!(g.remove_pending.is_empty());
+}
+
 fn slot(card: &str, tapped: bool) -> Option<SlotSeen> {
     Some(SlotSeen {
         card: Some(card.into()),
