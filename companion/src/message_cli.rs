@@ -105,6 +105,9 @@ enum Cmd {
         seed: u64,
         #[arg(long)]
         json: bool,
+        /// Lay every row side by side (by default about a third of the rows are fanned, overlapping).
+        #[arg(long)]
+        no_overlap: bool,
     },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
@@ -285,7 +288,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             width,
             height,
         } => render_scene(seed, &out, game, script.as_deref(), seats, (width, height)),
-        Cmd::Eval { scenes, seed, json } => {
+        Cmd::Eval {
+            scenes,
+            seed,
+            json,
+            no_overlap,
+        } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
             let renderer = vision::message_table::MessageSceneRenderer::new(&cat)?;
             let (scanner, faces) = vision::message_table::message_scanner(&cat)?;
@@ -295,7 +303,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &faces,
                 seed,
                 scenes,
-                &vision::message_table::MessageSceneOptions::default(),
+                &vision::message_table::MessageSceneOptions {
+                    overlap: no_overlap.then_some(false),
+                    ..Default::default()
+                },
                 |_, _, _| {},
             )?;
             let s = vision::message_table::summarise(&outcomes, seed);

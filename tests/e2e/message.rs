@@ -234,3 +234,43 @@ fn issue_6_message_print_writes_one_face_per_kind_and_deck_sheets() {
     assert!(!dir.join("deck-sheet-10.png").exists(), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn issue_6_message_render_scene_writes_image_truth_and_seats() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-scene-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, text) = run(&[
+        "message",
+        "render-scene",
+        "--seed",
+        "7",
+        "--seats",
+        "6",
+        "--width",
+        "960",
+        "--height",
+        "540",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok && text.contains("6 seats"), "{text}");
+    assert!(dir.join("scene.png").is_file());
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    assert_eq!(truth["seats"], 6);
+    assert_eq!(truth["params"]["seed"], 7);
+    let seats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("seats.json")).unwrap()).unwrap();
+    assert_eq!(seats["seats"].as_array().map(Vec::len), Some(6));
+    assert_eq!(seats["image_size"], serde_json::json!([960, 540]));
+    let (ok, text) = run(&[
+        "message",
+        "render-scene",
+        "--script",
+        "kk,r",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!ok && text.contains("3 to 9"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
