@@ -556,6 +556,14 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let Some(regions) = regions else {
+        if let Some(path) = &args.seats {
+            anyhow::bail!(
+                "--seats {}: no such file (set the seat regions once in the panel: arbiter message table --source {} --seats {})",
+                path.display(),
+                args.source,
+                path.display()
+            );
+        }
         anyhow::bail!(
             "--seats FILE: no seat regions (set them once in the panel: arbiter message table --source {} --seats FILE)",
             args.source

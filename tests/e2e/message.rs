@@ -217,6 +217,20 @@ fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
     assert!(text.find("假情报").unwrap() < text.find("三张红情报").unwrap());
     let (ok, text) = run(&["message", "table", "--source", &source, "--headless"]);
     assert!(!ok && text.contains("--seats"), "{text}");
+    // Regions drawn on another camera size are refused, not silently misapplied.
+    let other = dir.join("other-seats.json");
+    let drawn = std::fs::read_to_string(&seats).unwrap();
+    std::fs::write(&other, drawn.replacen("1280", "1920", 1)).unwrap();
+    let (ok, text) = run(&[
+        "message",
+        "table",
+        "--source",
+        &source,
+        "--seats",
+        other.to_str().unwrap(),
+        "--headless",
+    ]);
+    assert!(!ok && text.contains("set them again"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

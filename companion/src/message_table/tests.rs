@@ -293,3 +293,24 @@ fn message_table_panel_seat_regions_are_clicked_once_and_saved() {
     assert_eq!(h.state().session.regions, saved);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn message_table_a_fanned_row_is_not_a_hand_but_an_unreadable_card_is_reported() {
+    // Two cards side by side, the first partly under the second: cards cover cards by design.
+    let mut under = card(120.0, Colour::Red, true);
+    under.covered = true;
+    let row = [under, card(130.0, Colour::Blue, true)];
+    assert!(!super::session::hand_over_table(&row));
+    // A card with neither a name nor a colour: said once, in its seat.
+    let mut blank = card(320.0, Colour::Black, false);
+    blank.colour = None;
+    blank.pixel_colour = None;
+    let mut s = TableSession::new(regions(), Profile::default());
+    let changes = run(&mut s, &[blank], 6);
+    let unreadable: Vec<&Change> = changes
+        .iter()
+        .filter(|c| matches!(c, Change::Unreadable { .. }))
+        .collect();
+    assert_eq!(unreadable, vec![&Change::Unreadable { seat: 3 }]);
+    assert_eq!(s.tallies[3], message::tally::SeatTally::default());
+}
