@@ -405,6 +405,20 @@ impl TableGame {
     }
 
     fn sync_units(&mut self, seat: Seat, seen: &SideSnapshot) {
+        // A unit waiting for its payment was taken back off the table: the question is withdrawn.
+        if let Some(w) = self.waiting.as_ref().filter(|w| w.seat == seat) {
+            if let Action::PlayCard {
+                card,
+                slot: Some(i),
+                ..
+            } = &w.action
+            {
+                let id = &self.state.def(*card).id;
+                if seen.slots[*i].as_ref().is_none_or(|(s, _)| s != id) {
+                    self.waiting = None;
+                }
+            }
+        }
         for slot in 0..5 {
             let engine = self.state.players[seat].slots[slot].clone();
             match (&seen.slots[slot], engine) {
@@ -462,11 +476,11 @@ impl TableGame {
     }
 
     fn play_unit(&mut self, seat: Seat, slot: usize, id: &str, seen: &SideSnapshot) {
-        if self.waiting.as_ref().is_some_and(|w| w.seat == seat) {
+        if let Some(w) = self.waiting.clone().filter(|w| w.seat == seat) {
+            if !matches!(w.action, Action::PlayCard { slot: Some(i), .. } if i == slot) {
+                return; // Another unit: one payment question at a time.
+            }
             // Asked already: a newly tapped territory may now complete the payment.
-            let Some(w) = self.waiting.clone() else {
-                return;
-            };
             let tapped = self.newly_tapped(seat, seen);
             if tapped.len() == w.cost {
                 self.waiting = None;

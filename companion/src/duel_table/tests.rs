@@ -123,6 +123,19 @@ fn table_waiting_play_is_paid_by_the_territories_tapped_next() {
 }
 
 #[test]
+fn table_waiting_play_is_withdrawn_when_the_unit_is_taken_back() {
+    let mut g = game();
+    for _ in 0..3 {
+        give_land(&mut g, 0, "wei-land", true);
+    }
+    g.sync(&near(&[("wei-land", false); 3], &[(0, "wei-03", false)]));
+    assert!(g.waiting.is_some());
+    g.sync(&near(&[("wei-land", false); 3], &[]));
+    assert!(g.waiting.is_none());
+    assert!(g.state.stack.is_empty() && g.state.players[0].slots[0].is_none());
+}
+
+#[test]
 fn table_refused_play_is_flagged_with_its_rule_once_and_never_applied() {
     let mut g = game();
     let before = g.state.players.clone();
