@@ -2,10 +2,12 @@
 
 pub mod adapter;
 pub mod feed;
+mod lands;
 pub mod panel;
 pub mod run;
 pub mod script;
 pub mod session;
+mod units;
 
 #[cfg(test)]
 mod tests;
