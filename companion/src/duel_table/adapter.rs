@@ -186,15 +186,20 @@ impl TableGame {
         match self.apply(action) {
             Ok(()) => true,
             Err(v) => {
-                if self.flagged.insert(format!("{said}|{}", v.rule)) {
-                    self.flags.push(Flag {
-                        action: said,
-                        rule: v.rule.to_string(),
-                        reason: v.reason.zh.clone() + " / " + &v.reason.en,
-                    });
-                }
+                self.flag(said, &v);
                 false
             }
+        }
+    }
+
+    /// Records a refusal once (the same refused change is seen again every frame it stays).
+    pub(super) fn flag(&mut self, action: String, v: &rules_core::Violation) {
+        if self.flagged.insert(format!("{action}|{}", v.rule)) {
+            self.flags.push(Flag {
+                action,
+                rule: v.rule.to_string(),
+                reason: v.reason.zh.clone() + " / " + &v.reason.en,
+            });
         }
     }
 
@@ -221,20 +226,32 @@ impl TableGame {
 
     /// Implied passes before a table play by `seat`: none when it is allowed now; one when it is a
     /// response and the other player holds priority (they passed it on); otherwise both pass up to
-    /// `seat`'s action phase.
-    pub(super) fn make_room(&mut self, seat: Seat, action: &Action) {
+    /// `seat`'s `phase`. Passes are made only if the play is then allowed: otherwise the refusal it
+    /// would meet there is flagged and the engine does not move.
+    pub(super) fn make_room(&mut self, seat: Seat, action: &Action, phase: Phase) -> bool {
         if Duel::apply(&self.state, action).is_ok() {
-            return;
+            return true;
         }
         let s = &self.state;
         if !s.stack.is_empty() && s.actor().is_some_and(|a| a != seat) {
             let passed = Duel::apply(s, &Action::Pass).ok();
             if passed.is_some_and(|(after, _)| Duel::apply(&after, action).is_ok()) {
                 self.pass();
-                return;
+                return true;
             }
         }
-        self.pass_to(seat, Phase::Action);
+        let trial = passed_to(&self.state, seat, phase);
+        match Duel::apply(&trial, action) {
+            Ok(_) => {
+                self.pass_to(seat, phase);
+                true
+            }
+            Err(v) => {
+                let said = describe_action(&trial, action);
+                self.flag(said, &v);
+                false
+            }
+        }
     }
 
     /// Passes for both players until the stack is empty (nobody responds).
@@ -308,4 +325,23 @@ impl TableGame {
             .actor()
             .map(|s| self.state.players[s].name.clone())
     }
+}
+
+/// The state after both players pass until `seat` is active in `phase` with an empty stack (or
+/// nothing more can pass).
+fn passed_to(s: &State, seat: Seat, phase: Phase) -> State {
+    let mut s = s.clone();
+    for _ in 0..16 {
+        if s.outcome.is_some() || s.pending.is_some() {
+            break;
+        }
+        if s.active == seat && s.phase == phase && s.stack.is_empty() {
+            break;
+        }
+        match Duel::apply(&s, &Action::Pass) {
+            Ok((next, _)) => s = next,
+            Err(_) => break,
+        }
+    }
+    s
 }

@@ -3,7 +3,7 @@
 
 use super::adapter::TableGame;
 use super::feed::SideSnapshot;
-use duel::{Action, CardId, Seat};
+use duel::{Action, CardId, Phase, Seat};
 
 impl TableGame {
     /// Forgets awaited untaps the table already shows (the engine turned a page this sync).
@@ -60,8 +60,8 @@ impl TableGame {
                     break;
                 };
                 let face_up = kind.is_some();
-                self.make_room(seat, &Action::PlayTerritory { card, face_up });
-                if !self.try_apply(Action::PlayTerritory { card, face_up }) {
+                let play = Action::PlayTerritory { card, face_up };
+                if !self.make_room(seat, &play, Phase::Action) || !self.try_apply(play) {
                     break;
                 }
             }

@@ -163,6 +163,11 @@ fn table_unit_turned_sideways_is_an_attack_declaration() {
     );
     let unit = g.state.players[0].slots[2].clone().unwrap();
     assert!(!unit.tapped, "refused: not applied");
+    assert_eq!(
+        g.state.phase,
+        Phase::Action,
+        "no implied passes for a refused attack"
+    );
     // A turn later it may: both sides pass to the near player's next turn.
     g.state.players[0].slots[2].as_mut().unwrap().fresh = false;
     g.auto_pass = false;

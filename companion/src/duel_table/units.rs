@@ -121,7 +121,9 @@ impl TableGame {
             expedition: false,
             pay: None,
         };
-        self.make_room(seat, &action);
+        if !self.make_room(seat, &action, Phase::Action) {
+            return;
+        }
         let cost = self.state.payment_cost(&action).unwrap_or(0);
         let tapped = self.newly_tapped(seat, seen);
         if tapped.len() == cost {
@@ -152,9 +154,14 @@ impl TableGame {
     }
 
     pub(super) fn attack(&mut self, seat: Seat, unit: CardId) {
-        if self.state.phase == Phase::Action && self.state.active == seat {
-            self.pass_to(seat, Phase::Combat);
+        let attack = Action::Attack { unit };
+        // Implied passes only within the attacker's own turn (never a whole turn of the other's).
+        if self.state.active != seat {
+            self.try_apply(attack);
+            return;
         }
-        self.try_apply(Action::Attack { unit });
+        if self.make_room(seat, &attack, Phase::Combat) {
+            self.try_apply(attack);
+        }
     }
 }

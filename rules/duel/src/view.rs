@@ -217,10 +217,23 @@ pub fn describe_action(s: &State, a: &crate::Action) -> String {
         }
         None => String::new(),
     };
+    // A face-down territory is said as such: its card is secret.
+    let land = |c: crate::CardId| {
+        let down = s
+            .players
+            .iter()
+            .flat_map(|p| &p.territories)
+            .any(|t| t.card == c && !t.face_up);
+        if down {
+            "暗置领土".to_string()
+        } else {
+            n(c)
+        }
+    };
     let paid = |pay: &Option<Vec<crate::CardId>>| match pay {
         Some(list) if !list.is_empty() => format!(
             "，横置 {}",
-            list.iter().map(|&c| n(c)).collect::<Vec<_>>().join("、")
+            list.iter().map(|&c| land(c)).collect::<Vec<_>>().join("、")
         ),
         _ => String::new(),
     };
