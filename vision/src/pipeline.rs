@@ -30,6 +30,9 @@ pub struct ScannerOptions {
     /// A whole-hole layout correlation below this means the quad is not all of the card (a sleeve
     /// or hand closes it off): reported covered, not named.
     pub min_layout: f32,
+    /// Width over height of a card on the table (0.72 printed) above which a quad is taken for a
+    /// card cut short by a sleeve lying across it: reported covered, not named.
+    pub max_aspect: f64,
     pub detect: DetectOptions,
     /// Without a mat, fit the Blitz grid from the front-line and other named cards. Games without
     /// a grid (风声) or with a mat only (陣面對決) turn this off and get no cells without a mat.
@@ -45,6 +48,7 @@ impl Default for ScannerOptions {
             min_margin: 0.05,
             covered_tile_error: 0.9,
             min_layout: 0.35,
+            max_aspect: 0.80,
             detect: DetectOptions::default(),
             fit_blitz_grid: true,
         }
@@ -176,6 +180,19 @@ impl Scanner {
         timings.identify_ms = ms(t);
 
         let t = Instant::now();
+        // Two markers on one edge leave the rest of the mat to extrapolation, a whole row or column
+        // off at 35° tilt: such a fit must put every card seen on the grid, front-line cards on the
+        // front row; if not, the cards fit the grid themselves.
+        let mat = mat.filter(|(c, l)| match c {
+            Calibration::Mat {
+                markers,
+                homography,
+                ..
+            } if *markers < 3 && self.options.fit_blitz_grid => {
+                front_line_on_front_row(homography, l, &found, &self.frontline)
+            }
+            _ => true,
+        });
         let (calibration, layout) = match mat {
             Some((c, l)) => (c, Some(l)),
             None if !self.options.fit_blitz_grid => (
@@ -267,8 +284,18 @@ impl Scanner {
                         c[1] + (f.corners[k][1] - c[1]) * s,
                     ]
                 });
-                card_sized(homography, &hole)
+                // A clearly named card is a card even where a rough fit says its size is off.
+                f.confidence >= 0.4 || card_sized(homography, &hole)
             });
+        }
+        if let Some(h) = calibration.homography() {
+            for f in found.iter_mut() {
+                if cut_short(h, &f.corners, self.options.max_aspect) {
+                    f.card = None;
+                    f.confidence = 0.0;
+                    f.covered = true;
+                }
+            }
         }
         timings.calibrate_ms += ms(t);
         let cards = found
@@ -317,6 +344,39 @@ impl Scanner {
             timings,
         })
     }
+}
+
+/// Whether under `h` every named card lies on the grid and every named front-line card on the
+/// front row (the mat's own layout says where that is).
+fn front_line_on_front_row(
+    h: &geometry::H3,
+    layout: &MatLayout,
+    found: &[Found],
+    frontline: &HashSet<String>,
+) -> bool {
+    let Some(front_row) = layout.front_row else {
+        return true;
+    };
+    found.iter().all(|f| {
+        let Some(id) = &f.card else {
+            return true;
+        };
+        let cell = layout.cell_of(geometry::apply(h, geometry::centroid(&f.corners)));
+        match cell {
+            None => false,
+            Some((_, row)) => !frontline.contains(id) || row == front_row,
+        }
+    })
+}
+
+/// Whether a card's quad (its corners from its own top-left, in image pixels) is much squarer on the
+/// table than a card: a sleeve or arm across it closed the frame's hole early.
+fn cut_short(h: &geometry::H3, corners: &[[f64; 2]; 4], max_aspect: f64) -> bool {
+    let mm = corners.map(|p| geometry::apply(h, p));
+    let d = crate::detect::dist;
+    let width = (d(mm[0], mm[1]) + d(mm[3], mm[2])) / 2.0;
+    let height = (d(mm[1], mm[2]) + d(mm[0], mm[3])) / 2.0;
+    height > 0.0 && width / height > max_aspect
 }
 
 /// The game's name for a grid cell: Blitz (col, row); Duel (side, 陣地 1–5 from the viewer's left).
