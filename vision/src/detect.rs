@@ -13,6 +13,9 @@ use opencv::prelude::*;
 pub struct HoleQuad {
     pub points: [[f64; 2]; 4],
     pub area: f64,
+    /// Smaller quads inside this one, taken for its content. If this quad turns out not to be a
+    /// card (the merged margins of a fan of overlapping cards), they are the cards to try instead.
+    pub inner: Vec<HoleQuad>,
 }
 
 #[derive(Clone, Debug)]
@@ -115,7 +118,11 @@ pub fn find_holes(
             }) {
                 continue;
             }
-            quads.push(HoleQuad { points, area });
+            quads.push(HoleQuad {
+                points,
+                area,
+                inner: Vec::new(),
+            });
         }
     }
     // A quad holding another one of 45–85 % its area is not a card's hole: content inside a hole
@@ -155,10 +162,13 @@ pub fn find_holes(
     let mut kept: Vec<HoleQuad> = Vec::new();
     for q in quads {
         let c = crate::geometry::centroid(&q.points);
-        if kept
-            .iter()
-            .any(|k| crate::geometry::point_in_convex(c, &k.points) && q.area < 0.45 * k.area)
+        if let Some(outer) = kept
+            .iter_mut()
+            .find(|k| crate::geometry::point_in_convex(c, &k.points) && q.area < 0.45 * k.area)
         {
+            if q.area > 0.08 * outer.area {
+                outer.inner.push(q);
+            }
             continue;
         }
         kept.push(q);

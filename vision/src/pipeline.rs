@@ -128,6 +128,40 @@ impl Scanner {
         }
     }
 
+    /// Matches one frame hole against the references; `None` when nothing could be compared.
+    fn identify_quad(
+        &self,
+        image: &Mat,
+        hole: &[[f64; 2]; 4],
+    ) -> Result<Option<Found>, VisionError> {
+        let rolls = hole_patches(image, hole)?;
+        let Some(m) = self.refs.best_match(&rolls) else {
+            return Ok(None);
+        };
+        let Some((corners, _)) = card_corners(hole, m.roll)? else {
+            return Ok(None);
+        };
+        let cut_off = m.layout.is_some_and(|l| l < self.options.min_layout);
+        let covered = m.worst_tile > self.options.covered_tile_error || cut_off;
+        let margin = m.score - m.runner_up;
+        let named = !cut_off
+            && m.score >= self.options.min_score
+            && margin >= self.options.min_margin
+            && m.rotation_agrees;
+        // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
+        let confidence = if named {
+            (margin / 0.25).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        Ok(Some(Found {
+            corners,
+            card: named.then(|| self.refs.refs[m.best].card.clone()),
+            confidence,
+            covered,
+        }))
+    }
+
     pub fn scan(&self, image: &Mat, frame_index: u64) -> Result<TableObservation, VisionError> {
         let start = Instant::now();
         let mut timings = Timings::default();
@@ -150,32 +184,24 @@ impl Scanner {
         let t = Instant::now();
         let mut found = Vec::with_capacity(holes.len());
         for hole in &holes {
-            let rolls = hole_patches(image, &hole.points)?;
-            let Some(m) = self.refs.best_match(&rolls) else {
+            let outer = self.identify_quad(image, &hole.points)?;
+            if outer.as_ref().is_some_and(|f| f.card.is_some()) || hole.inner.is_empty() {
+                found.extend(outer);
                 continue;
-            };
-            let Some((corners, _)) = card_corners(&hole.points, m.roll)? else {
-                continue;
-            };
-            let cut_off = m.layout.is_some_and(|l| l < self.options.min_layout);
-            let covered = m.worst_tile > self.options.covered_tile_error || cut_off;
-            let margin = m.score - m.runner_up;
-            let named = !cut_off
-                && m.score >= self.options.min_score
-                && margin >= self.options.min_margin
-                && m.rotation_agrees;
-            // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
-            let confidence = if named {
-                (margin / 0.25).clamp(0.0, 1.0)
+            }
+            // Not a card: perhaps the merged margins of overlapping cards; try what lies inside.
+            let mut inner = Vec::new();
+            for q in &hole.inner {
+                inner.extend(
+                    self.identify_quad(image, &q.points)?
+                        .filter(|f| f.card.is_some()),
+                );
+            }
+            if inner.is_empty() {
+                found.extend(outer);
             } else {
-                0.0
-            };
-            found.push(Found {
-                corners,
-                card: named.then(|| self.refs.refs[m.best].card.clone()),
-                confidence,
-                covered,
-            });
+                found.extend(inner);
+            }
         }
         timings.identify_ms = ms(t);
 
