@@ -417,27 +417,13 @@ impl MessageTableApp {
             ui.label("没有画面 / no frames yet");
             return;
         };
-        let size = *size;
-        let image = egui::ColorImage::from_rgb(size, rgb);
-        match self.texture.as_mut() {
-            Some(t) => t.set(image, egui::TextureOptions::LINEAR),
-            None => {
-                self.texture = Some(ui.ctx().load_texture(
-                    "message-camera",
-                    image,
-                    egui::TextureOptions::LINEAR,
-                ))
-            }
-        }
-        let Some(texture) = &self.texture else { return };
-        let avail = ui.available_size();
-        let scale = (avail.x / size[0] as f32).min(avail.y / size[1] as f32);
-        let response = ui.add(
-            egui::Image::new((
-                texture.id(),
-                egui::vec2(size[0] as f32 * scale, size[1] as f32 * scale),
-            ))
-            .sense(egui::Sense::click_and_drag()),
+        let (response, scale) = crate::panel::camera::show_frame(
+            ui,
+            &mut self.texture,
+            "message-camera",
+            *size,
+            rgb,
+            egui::Sense::click_and_drag(),
         );
         response.widget_info(|| {
             egui::WidgetInfo::labeled(egui::Role::Image, true, "摄像头画面 camera view")

@@ -262,53 +262,13 @@ impl BlitzApp {
             Some(f) => format!("摄像头 Camera · {}", f.describe()),
             None => "摄像头 Camera · none".into(),
         });
-        let Some((size, rgb)) = &self.runner.image else {
-            ui.label("没有画面 / no frames yet");
-            return;
-        };
-        let image = egui::ColorImage::from_rgb(*size, rgb);
-        match self.texture.as_mut() {
-            Some(t) => t.set(image, egui::TextureOptions::LINEAR),
-            None => {
-                self.texture = Some(ui.ctx().load_texture(
-                    "camera",
-                    image,
-                    egui::TextureOptions::LINEAR,
-                ))
-            }
-        }
-        let Some(texture) = &self.texture else { return };
-        let avail = ui.available_size();
-        let scale = (avail.x / size[0] as f32).min(avail.y / size[1] as f32);
-        let response = ui.image((
-            texture.id(),
-            egui::vec2(size[0] as f32 * scale, size[1] as f32 * scale),
-        ));
-        let origin = response.rect.min;
-        let painter = ui.painter();
-        for o in &self.runner.overlays {
-            let pts: Vec<egui::Pos2> = o
-                .corners
-                .iter()
-                .map(|c| origin + egui::vec2(c[0] * scale, c[1] * scale))
-                .collect();
-            let colour = if o.uncertain {
-                Color32::from_rgb(255, 170, 0)
-            } else {
-                Color32::from_rgb(80, 230, 120)
-            };
-            painter.add(egui::Shape::closed_line(
-                pts.clone(),
-                egui::Stroke::new(2.0, colour),
-            ));
-            painter.text(
-                pts[0],
-                egui::Align2::LEFT_BOTTOM,
-                &o.label,
-                egui::FontId::proportional(13.0),
-                colour,
-            );
-        }
+        super::camera::camera_view(
+            ui,
+            &mut self.texture,
+            "camera",
+            self.runner.image.as_ref(),
+            &self.runner.overlays,
+        );
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod app;
 mod board;
+pub mod camera;
 pub mod feed;
 
 pub use app::BlitzApp;
