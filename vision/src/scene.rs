@@ -374,15 +374,13 @@ impl SceneRenderer {
         let layout_mat = MatLayout::blitz(params.cols);
         let (grid_w, grid_h) = (layout_mat.width_mm(), layout_mat.height_mm());
         let s = TABLE_PX_PER_MM;
-        let tw = ((grid_w + 2.0 * TABLE_MARGIN_X_MM) * s).round() as i32;
-        let th = ((grid_h + 2.0 * TABLE_MARGIN_Y_MM) * s).round() as i32;
-        // Table image: x right, image y toward the viewer.
-        let mm_to_table = [
-            [s, 0.0, TABLE_MARGIN_X_MM * s],
-            [0.0, -s, (grid_h + TABLE_MARGIN_Y_MM) * s],
-            [0.0, 0.0, 1.0],
-        ];
-        let mut table = background(&mut rng, params.background, tw, th)?;
+        let (mut table, mm_to_table) = table_canvas(
+            &mut rng,
+            params.background,
+            [-TABLE_MARGIN_X_MM, grid_h + TABLE_MARGIN_Y_MM],
+            grid_w + 2.0 * TABLE_MARGIN_X_MM,
+            grid_h + 2.0 * TABLE_MARGIN_Y_MM,
+        )?;
         if params.aruco_mat {
             if let Some(mat) = self.mats.get(&params.cols) {
                 let ox = ((TABLE_MARGIN_X_MM - BORDER_MM) * s).round() as i32;
@@ -428,13 +426,20 @@ impl SceneRenderer {
                 }
             }
         }
-        let camera = Camera::new(&params, grid_w, grid_h);
-        let table_to_image = geometry::mul(
-            &camera.mm_to_image,
-            &geometry::invert(&mm_to_table).unwrap_or(geometry::IDENTITY),
-        );
-        let mut image = project(&table, &table_to_image, &camera, &params)?;
-        degrade(&mut image, &mut rng, &params)?;
+        let Photo {
+            image,
+            camera,
+            mm_to_image,
+            table_to_image,
+        } = photograph(
+            &table,
+            &mm_to_table,
+            &params,
+            [0.0, 0.0],
+            grid_w,
+            grid_h,
+            &mut rng,
+        )?;
         let cards = placed
             .iter()
             .enumerate()
@@ -442,7 +447,7 @@ impl SceneRenderer {
                 let corners = polygons[i]
                     .map(|q| camera.distort(geometry::apply(&table_to_image, q)))
                     .map(|q| [q[0] as f32, q[1] as f32]);
-                let c = camera.distort(geometry::apply(&camera.mm_to_image, p.centre_mm));
+                let c = camera.distort(geometry::apply(&mm_to_image, p.centre_mm));
                 TruthCard {
                     card: self.cards[p.index].id.clone(),
                     corners,
@@ -740,6 +745,68 @@ impl Camera {
         }
         [xd * self.focal + self.cx, yd * self.focal + self.cy]
     }
+}
+
+/// The table to compose a scene on: a `kind` background covering the rectangle whose far-left corner
+/// is (`left_mm`, `far_mm`) and which is `width_mm` × `depth_mm` (x right, y away from the viewer),
+/// at [`TABLE_PX_PER_MM`], and table mm → table image pixels (image y toward the viewer).
+pub fn table_canvas(
+    rng: &mut ChaCha8Rng,
+    kind: Background,
+    [left_mm, far_mm]: [f64; 2],
+    width_mm: f64,
+    depth_mm: f64,
+) -> Result<(Mat, H3), VisionError> {
+    let s = TABLE_PX_PER_MM;
+    let tw = (width_mm * s).round() as i32;
+    let th = (depth_mm * s).round() as i32;
+    let mm_to_table = [
+        [s, 0.0, -left_mm * s],
+        [0.0, -s, far_mm * s],
+        [0.0, 0.0, 1.0],
+    ];
+    Ok((background(rng, kind, tw, th)?, mm_to_table))
+}
+
+/// What the scene's camera saw of a composed table.
+pub struct Photo {
+    /// The frame, degraded like a webcam's.
+    pub image: Mat,
+    /// Distorts undistorted image points (for the truth corners).
+    pub camera: Camera,
+    /// Table mm → undistorted image pixels.
+    pub mm_to_image: H3,
+    /// Table image pixels → undistorted image pixels.
+    pub table_to_image: H3,
+}
+
+/// Photographs the composed `table` with the camera of `params`, framing the `w_mm` × `h_mm`
+/// rectangle whose corner nearest the table's (0, 0) is `origin_mm`, then degrades the frame
+/// (its randomness from `rng`).
+pub fn photograph(
+    table: &Mat,
+    mm_to_table: &H3,
+    params: &SceneParams,
+    [x0, y0]: [f64; 2],
+    w_mm: f64,
+    h_mm: f64,
+    rng: &mut ChaCha8Rng,
+) -> Result<Photo, VisionError> {
+    let camera = Camera::new(params, w_mm, h_mm);
+    let to_frame = geometry::scale_translate(1.0, -x0, -y0);
+    let mm_to_image = geometry::mul(&camera.mm_to_image, &to_frame);
+    let table_to_image = geometry::mul(
+        &mm_to_image,
+        &geometry::invert(mm_to_table).unwrap_or(geometry::IDENTITY),
+    );
+    let mut image = project(table, &table_to_image, &camera, params)?;
+    degrade(&mut image, rng, params)?;
+    Ok(Photo {
+        image,
+        camera,
+        mm_to_image,
+        table_to_image,
+    })
 }
 
 /// Renders the camera image in one remap: each output pixel is undistorted, then mapped to the table.

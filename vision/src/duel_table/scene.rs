@@ -8,7 +8,7 @@ use crate::face::{CARD_H_MM, CARD_W_MM};
 use crate::geometry::{self, point_in_convex, H3};
 use crate::mats::{mat_pixel, render_mat, MatLayout, BORDER_MM};
 use crate::scene::{
-    background, coverage, degrade, draw_hand, paste_card, project, Background, Camera, SceneParams,
+    coverage, draw_hand, paste_card, photograph, table_canvas, Background, Photo, SceneParams,
     TABLE_PX_PER_MM,
 };
 use crate::types::{DuelSide, Orientation, TableObservation};
@@ -238,15 +238,13 @@ impl DuelSceneRenderer {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let params = self.params(seed, &mut rng, opts);
         let s = TABLE_PX_PER_MM;
-        let tw = ((TABLE_X.1 - TABLE_X.0) * s).round() as i32;
-        let th = ((TABLE_Y.1 - TABLE_Y.0) * s).round() as i32;
-        // Table image: x right, image y toward the viewer.
-        let mm_to_table: H3 = [
-            [s, 0.0, -TABLE_X.0 * s],
-            [0.0, -s, TABLE_Y.1 * s],
-            [0.0, 0.0, 1.0],
-        ];
-        let mut table = background(&mut rng, params.background, tw, th)?;
+        let (mut table, mm_to_table) = table_canvas(
+            &mut rng,
+            params.background,
+            [TABLE_X.0, TABLE_Y.1],
+            TABLE_X.1 - TABLE_X.0,
+            TABLE_Y.1 - TABLE_Y.0,
+        )?;
         if params.aruco_mat {
             let layout = MatLayout::duel();
             // The mat image's top-left pixel is its far-left paper corner.
@@ -295,23 +293,31 @@ impl DuelSceneRenderer {
             let mut part = Mat::roi(&table, rect)?.try_clone()?;
             let part_mask = draw_hand(&mut rng, &mut part)?;
             part.copy_to(&mut table.roi_mut(rect)?)?;
-            let mut mask = Mat::new_rows_cols_with_default(th, tw, CV_8UC1, Scalar::all(0.0))?;
+            let mut mask = Mat::new_rows_cols_with_default(
+                table.rows(),
+                table.cols(),
+                CV_8UC1,
+                Scalar::all(0.0),
+            )?;
             part_mask.copy_to(&mut mask.roi_mut(rect)?)?;
             for (i, (_, poly)) in placed.iter().enumerate() {
                 covered[i] = coverage(&mask, poly)? > 0.002;
             }
         }
-        let frame_w = FRAME_X.1 - FRAME_X.0;
-        let frame_h = FRAME_Y.1 - FRAME_Y.0;
-        let camera = Camera::new(&params, frame_w, frame_h);
-        let to_frame = geometry::scale_translate(1.0, -FRAME_X.0, -FRAME_Y.0);
-        let mm_to_image = geometry::mul(&camera.mm_to_image, &to_frame);
-        let table_to_image = geometry::mul(
-            &mm_to_image,
-            &geometry::invert(&mm_to_table).unwrap_or(geometry::IDENTITY),
-        );
-        let mut image = project(&table, &table_to_image, &camera, &params)?;
-        degrade(&mut image, &mut rng, &params)?;
+        let Photo {
+            image,
+            camera,
+            mm_to_image,
+            table_to_image,
+        } = photograph(
+            &table,
+            &mm_to_table,
+            &params,
+            [FRAME_X.0, FRAME_Y.0],
+            FRAME_X.1 - FRAME_X.0,
+            FRAME_Y.1 - FRAME_Y.0,
+            &mut rng,
+        )?;
         let cards = laid
             .iter()
             .zip(&placed)

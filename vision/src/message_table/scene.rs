@@ -11,9 +11,9 @@
 use super::faces::{faces, render, MessageFace};
 use super::seats::{SeatRegion, SeatRegions};
 use crate::face::{CARD_H_MM, CARD_W_MM};
-use crate::geometry::{self, H3};
+use crate::geometry;
 use crate::scene::{
-    background, coverage, degrade, draw_hand, paste_card, project, Background, Camera, SceneParams,
+    coverage, draw_hand, paste_card, photograph, table_canvas, Background, Photo, SceneParams,
     TABLE_PX_PER_MM,
 };
 use crate::VisionError;
@@ -266,11 +266,9 @@ impl MessageSceneRenderer {
         let (a, b) = oval(seats);
         // The frame: the table with its rows and the players' edge.
         let (fx, fy) = (a + 90.0, b + 90.0);
-        let s = TABLE_PX_PER_MM;
         let (tx, ty) = (fx + 380.0, fy + 320.0);
-        let (tw, th) = ((2.0 * tx * s).round() as i32, (2.0 * ty * s).round() as i32);
-        let mm_to_table: H3 = [[s, 0.0, tx * s], [0.0, -s, ty * s], [0.0, 0.0, 1.0]];
-        let mut table = background(&mut rng, params.background, tw, th)?;
+        let (mut table, mm_to_table) =
+            table_canvas(&mut rng, params.background, [-tx, ty], 2.0 * tx, 2.0 * ty)?;
 
         // Order in which the cards were received: one per seat in turn.
         let mut order: Vec<(usize, usize)> = Vec::new();
@@ -343,15 +341,20 @@ impl MessageSceneRenderer {
                 under_hand[i] = coverage(&mask, poly)? > 0.002;
             }
         }
-        let camera = Camera::new(&params, 2.0 * fx, 2.0 * fy);
-        let to_frame = geometry::scale_translate(1.0, fx, fy);
-        let mm_to_image = geometry::mul(&camera.mm_to_image, &to_frame);
-        let table_to_image = geometry::mul(
-            &mm_to_image,
-            &geometry::invert(&mm_to_table).unwrap_or(geometry::IDENTITY),
-        );
-        let mut image = project(&table, &table_to_image, &camera, &params)?;
-        degrade(&mut image, &mut frame_rng, &params)?;
+        let Photo {
+            image,
+            camera,
+            mm_to_image,
+            table_to_image,
+        } = photograph(
+            &table,
+            &mm_to_table,
+            &params,
+            [-fx, -fy],
+            2.0 * fx,
+            2.0 * fy,
+            &mut frame_rng,
+        )?;
 
         let to_image = |p: [f64; 2]| {
             let q = camera.distort(geometry::apply(&mm_to_image, p));
