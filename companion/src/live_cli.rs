@@ -72,20 +72,11 @@ pub struct PlayArgs {
 
 /// Opens a frame source named like camera:0, video:game.mp4 or images:frames/.
 fn open_source(spec: &str, mat: bool, cols: u8) -> anyhow::Result<Box<dyn Feed>> {
-    use vision::source::{FrameSource, ImageFiles, VideoFile, Webcam};
     let (kind, arg) = spec.split_once(':').with_context(|| {
         format!("--source {spec:?}: expected camera:N, video:PATH or images:PATH")
     })?;
-    let source: Box<dyn FrameSource> = match kind {
-        "camera" => {
-            let n: u32 = arg
-                .parse()
-                .with_context(|| format!("--source {spec:?}: camera number"))?;
-            Box::new(Webcam::open(n, 1280, 720)?)
-        }
-        "video" => Box::new(VideoFile::open(std::path::Path::new(arg))?),
-        "images" => Box::new(ImageFiles::new(&[PathBuf::from(arg)])?),
-        _ => anyhow::bail!("--source {spec:?}: unknown kind {kind:?} (camera, video, images)"),
+    let Some(source) = crate::live::source::open_frame_source(spec, kind, arg)? else {
+        anyhow::bail!("--source {spec:?}: unknown kind {kind:?} (camera, video, images)")
     };
     let options = vision::ScannerOptions {
         use_mat: mat,

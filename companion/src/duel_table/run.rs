@@ -5,25 +5,19 @@ use super::feed::DuelFeed;
 use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
 use super::session::TableSession;
+use crate::live::source::open_frame_source;
 use anyhow::Context;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use vision::duel_table::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
-use vision::source::{FrameSource, ImageFiles, VideoFile, Webcam};
+use vision::source::FrameSource;
 
 /// Opens camera:N, video:PATH, images:PATH or synthetic[:SEED] (the scripted demo table).
 pub fn open_source(spec: &str) -> anyhow::Result<DuelFeed> {
     let (kind, arg) = spec.split_once(':').unwrap_or((spec, ""));
-    let source: Box<dyn FrameSource> = match kind {
-        "camera" => {
-            let n: u32 = arg
-                .parse()
-                .with_context(|| format!("--source {spec:?}: camera number"))?;
-            Box::new(Webcam::open(n, 1280, 720)?)
-        }
-        "video" => Box::new(VideoFile::open(Path::new(arg))?),
-        "images" => Box::new(ImageFiles::new(&[PathBuf::from(arg)])?),
-        "synthetic" => {
+    let source: Box<dyn FrameSource> = match open_frame_source(spec, kind, arg)? {
+        Some(source) => source,
+        None if kind == "synthetic" => {
             let seed = if arg.is_empty() {
                 1
             } else {
@@ -32,7 +26,7 @@ pub fn open_source(spec: &str) -> anyhow::Result<DuelFeed> {
             };
             Box::new(ScriptedTable::new(seed)?)
         }
-        _ => anyhow::bail!(
+        None => anyhow::bail!(
             "--source {spec:?}: expected camera:N, video:PATH, images:PATH or synthetic[:SEED]"
         ),
     };

@@ -4,6 +4,7 @@ pub mod blitz;
 pub mod demo;
 pub mod journal;
 pub mod runner;
+pub mod source;
 pub mod tracker;
 pub mod vision_feed;
 

@@ -4,12 +4,12 @@
 use anyhow::Context;
 use message::Catalogue;
 use opencv::core::Mat;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vision::message_table::{
     layout_from_colours, message_scanner, read_seats, MessageFace, MessageSceneOptions,
     MessageSceneRenderer, SeatCard, SeatRegions,
 };
-use vision::source::{Frame, FrameSource, ImageFiles, VideoFile, Webcam};
+use vision::source::{Frame, FrameSource};
 use vision::Scanner;
 
 /// One frame, read.
@@ -125,24 +125,12 @@ pub fn open(spec: &str) -> anyhow::Result<Box<dyn FrameSource>> {
     let (kind, arg) = spec.split_once(':').with_context(|| {
         format!("--source {spec:?}: expected images:DIR, video:PATH, camera:N or synthetic")
     })?;
-    Ok(match kind {
-        "camera" => {
-            let n: u32 = arg
-                .parse()
-                .with_context(|| format!("--source {spec:?}: camera number"))?;
-            Box::new(Webcam::open(n, 1280, 720)?)
-        }
-        "video" => Box::new(VideoFile::open(Path::new(arg))?),
-        "images" => {
-            let p = PathBuf::from(arg);
-            if !p.exists() {
-                anyhow::bail!("--source {spec:?}: {arg} does not exist");
-            }
-            Box::new(ImageFiles::new(&[p])?)
-        }
-        _ => anyhow::bail!(
-            "--source {spec:?}: unknown kind {kind:?} (images, video, camera, synthetic)"
-        ),
+    // Named here: the image source would only fail at its first frame.
+    if kind == "images" && !Path::new(arg).exists() {
+        anyhow::bail!("--source {spec:?}: {arg} does not exist");
+    }
+    crate::live::source::open_frame_source(spec, kind, arg)?.with_context(|| {
+        format!("--source {spec:?}: unknown kind {kind:?} (images, video, camera, synthetic)")
     })
 }
 

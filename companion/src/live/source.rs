@@ -1,0 +1,26 @@
+//! The frame sources every game's `--source` names alike: `camera:N`, `video:PATH`, `images:PATH`.
+
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use vision::source::{FrameSource, ImageFiles, VideoFile, Webcam};
+
+/// Opens `kind:arg` (from the option `spec`) when `kind` is camera (webcam N at 1280×720), video or
+/// images (a folder or one image); `None` for any other kind, which the caller may know (synthetic)
+/// or refuse in its own words.
+pub fn open_frame_source(
+    spec: &str,
+    kind: &str,
+    arg: &str,
+) -> anyhow::Result<Option<Box<dyn FrameSource>>> {
+    Ok(Some(match kind {
+        "camera" => {
+            let n: u32 = arg
+                .parse()
+                .with_context(|| format!("--source {spec:?}: camera number"))?;
+            Box::new(Webcam::open(n, 1280, 720)?)
+        }
+        "video" => Box::new(VideoFile::open(Path::new(arg))?),
+        "images" => Box::new(ImageFiles::new(&[PathBuf::from(arg)])?),
+        _ => return Ok(None),
+    }))
+}
