@@ -2,8 +2,9 @@
 
 use super::adapter::TableGame;
 use super::feed::snapshot;
+use crate::live::runner::next_frame;
 use crate::live::tracker::{Tracker, TrackerConfig};
-use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
+use crate::panel::feed::{Feed, FeedFrame, Overlay};
 
 /// Named sightings below this are ignored. Lower than Blitz's 0.5: Duel faces of one faction share
 /// the header colour, so a right name often wins by a smaller lead; the scanner already abstains
@@ -41,21 +42,10 @@ impl TableSession {
 
     /// Reads one frame from the feed; false when it ended.
     pub fn poll(&mut self, feed: &mut dyn Feed) -> bool {
-        match feed.poll() {
-            FeedStatus::Frame(frame) => {
-                self.camera_lost = None;
-                self.process(*frame);
-                true
-            }
-            FeedStatus::Lost(why) => {
-                self.camera_lost = Some(why);
-                true
-            }
-            FeedStatus::Ended => {
-                self.ended = true;
-                false
-            }
+        if let Some(frame) = next_frame(feed, &mut self.camera_lost, &mut self.ended) {
+            self.process(frame);
         }
+        !self.ended
     }
 
     pub fn process(&mut self, frame: FeedFrame) {

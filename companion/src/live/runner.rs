@@ -7,6 +7,29 @@ use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
 use blitz::Action;
 use std::time::{Duration, Instant};
 
+/// Takes what the feed has: a frame (the camera is back, if it was lost), or `None` after noting a
+/// lost camera in `camera_lost` (the game is kept) or the end of the feed in `ended`.
+pub fn next_frame(
+    feed: &mut dyn Feed,
+    camera_lost: &mut Option<String>,
+    ended: &mut bool,
+) -> Option<FeedFrame> {
+    match feed.poll() {
+        FeedStatus::Frame(frame) => {
+            *camera_lost = None;
+            Some(*frame)
+        }
+        FeedStatus::Lost(why) => {
+            *camera_lost = Some(why);
+            None
+        }
+        FeedStatus::Ended => {
+            *ended = true;
+            None
+        }
+    }
+}
+
 pub struct Runner {
     pub session: Session,
     pub tracker: Tracker,
@@ -42,21 +65,11 @@ impl Runner {
 
     /// Takes what the feed has; returns true when a frame was processed.
     pub fn poll(&mut self, feed: &mut dyn Feed) -> bool {
-        match feed.poll() {
-            FeedStatus::Frame(frame) => {
-                self.camera_lost = None;
-                self.process(*frame);
-                true
-            }
-            FeedStatus::Lost(why) => {
-                self.camera_lost = Some(why);
-                false
-            }
-            FeedStatus::Ended => {
-                self.ended = true;
-                false
-            }
-        }
+        let Some(frame) = next_frame(feed, &mut self.camera_lost, &mut self.ended) else {
+            return false;
+        };
+        self.process(frame);
+        true
     }
 
     pub fn process(&mut self, frame: FeedFrame) {
