@@ -23,10 +23,11 @@ pub struct DetectOptions {
     pub min_area: f64,
     /// Fraction of the frame area.
     pub max_area_fraction: f64,
-    pub block: i32,
-    /// Threshold offsets, one pass each: a small one finds faint frames (blur, glare); a large one
-    /// keeps only near-black pixels, so a blurred picture does not leak into the frame's hole.
-    pub offsets: Vec<f64>,
+    /// Threshold passes (neighbourhood size, offset): a small offset finds faint frames (blur,
+    /// glare); a large one keeps only near-black pixels, so a blurred picture does not leak into
+    /// the frame's hole; a small neighbourhood keeps the thin white gap of a far, foreshortened
+    /// card open between its frame and its header.
+    pub passes: Vec<(i32, f64)>,
 }
 
 impl Default for DetectOptions {
@@ -34,8 +35,7 @@ impl Default for DetectOptions {
         DetectOptions {
             min_area: 350.0,
             max_area_fraction: 0.08,
-            block: 11,
-            offsets: vec![8.0, 20.0],
+            passes: vec![(11, 8.0), (11, 20.0), (7, 5.0), (5, 3.0)],
         }
     }
 }
@@ -50,7 +50,7 @@ pub fn find_holes(
 ) -> Result<Vec<HoleQuad>, VisionError> {
     let max_area = opts.max_area_fraction * (gray.rows() * gray.cols()) as f64;
     let mut quads: Vec<HoleQuad> = Vec::new();
-    for &offset in &opts.offsets {
+    for &(block, offset) in &opts.passes {
         let mut dark = Mat::default();
         imgproc::adaptive_threshold(
             gray,
@@ -58,7 +58,7 @@ pub fn find_holes(
             255.0,
             imgproc::ADAPTIVE_THRESH_MEAN_C,
             imgproc::THRESH_BINARY_INV,
-            opts.block,
+            block,
             offset,
         )?;
         let mut contours = Vector::<Vector<Point>>::new();
