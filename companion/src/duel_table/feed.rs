@@ -7,7 +7,8 @@
 //! the viewer's left (the n-th of that kind, so a territory nudged along the strip keeps its key).
 
 use crate::live::tracker::{CardPlace, FrameSightings, GridCell, Sighting};
-use crate::panel::feed::{Feed, FeedFrame, FeedStatus, Overlay};
+use crate::live::vision_feed::scan_next;
+use crate::panel::feed::{Feed, FeedStatus, Overlay};
 use std::collections::BTreeMap;
 use vision::duel_table::{read_table, DuelTableView, TerritoryStrips, BACK_ID};
 use vision::source::FrameSource;
@@ -181,23 +182,12 @@ impl DuelFeed {
 
 impl Feed for DuelFeed {
     fn poll(&mut self) -> FeedStatus {
-        match self.source.next_frame() {
-            Ok(Some(frame)) => match self.scanner.scan(&frame.image, frame.index) {
-                Ok(obs) => {
-                    self.scan_ms.push(obs.timings.total_ms);
-                    let view = read_table(&obs, &self.strips);
-                    FeedStatus::Frame(Box::new(FeedFrame {
-                        image: crate::live::vision_feed::rgb(&frame.image),
-                        sightings: sightings(&view, frame.index),
-                        overlays: overlays(&obs),
-                        presses: Vec::new(),
-                    }))
-                }
-                Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
-            },
-            Ok(None) => FeedStatus::Ended,
-            Err(e) => FeedStatus::Lost(e.to_string()),
-        }
+        let strips = &self.strips;
+        let read = |obs: &TableObservation, index: u64| {
+            (sightings(&read_table(obs, strips), index), overlays(obs))
+        };
+        scan_next(self.source.as_mut(), &self.scanner, &mut self.scan_ms, read)
+            .unwrap_or_else(|e| FeedStatus::Lost(e.to_string()))
     }
 
     fn describe(&self) -> String {

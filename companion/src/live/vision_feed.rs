@@ -89,6 +89,33 @@ pub fn rgb(image: &Mat) -> Option<([usize; 2], Vec<u8>)> {
     Some(([out.cols() as usize, out.rows() as usize], bytes))
 }
 
+/// One poll of a scanned source: the next frame, scanned (its time noted in `scan_ms`) and `read`
+/// (observation, frame index) into sightings and outlines; a frame that cannot be scanned is a lost
+/// camera. An error of the source itself is returned, so each feed decides how to wait.
+pub fn scan_next(
+    source: &mut dyn FrameSource,
+    scanner: &Scanner,
+    scan_ms: &mut Vec<f64>,
+    read: impl FnOnce(&TableObservation, u64) -> (FrameSightings, Vec<Overlay>),
+) -> Result<FeedStatus, vision::VisionError> {
+    let Some(frame) = source.next_frame()? else {
+        return Ok(FeedStatus::Ended);
+    };
+    Ok(match scanner.scan(&frame.image, frame.index) {
+        Ok(obs) => {
+            scan_ms.push(obs.timings.total_ms);
+            let (sightings, overlays) = read(&obs, frame.index);
+            FeedStatus::Frame(Box::new(FeedFrame {
+                image: rgb(&frame.image),
+                sightings,
+                overlays,
+                presses: Vec::new(),
+            }))
+        }
+        Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
+    })
+}
+
 /// A live source scanned frame by frame.
 pub struct VisionFeed {
     source: Box<dyn FrameSource>,
@@ -110,26 +137,14 @@ impl VisionFeed {
 
 impl Feed for VisionFeed {
     fn poll(&mut self) -> FeedStatus {
-        match self.source.next_frame() {
-            Ok(Some(frame)) => match self.scanner.scan(&frame.image, frame.index) {
-                Ok(obs) => {
-                    self.scan_ms.push(obs.timings.total_ms);
-                    FeedStatus::Frame(Box::new(FeedFrame {
-                        image: rgb(&frame.image),
-                        sightings: sightings(&obs),
-                        overlays: overlays(&obs),
-                        presses: Vec::new(),
-                    }))
-                }
-                Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
-            },
-            Ok(None) => FeedStatus::Ended,
-            Err(e) => {
+        let read = |obs: &TableObservation, _: u64| (sightings(obs), overlays(obs));
+        scan_next(self.source.as_mut(), &self.scanner, &mut self.scan_ms, read).unwrap_or_else(
+            |e| {
                 // A camera that stops answering: say so, keep the game, try again shortly.
                 std::thread::sleep(Duration::from_millis(200));
                 FeedStatus::Lost(e.to_string())
-            }
-        }
+            },
+        )
     }
 
     fn describe(&self) -> String {
