@@ -9,6 +9,7 @@ pub mod calibrate;
 pub mod detect;
 pub mod distinct;
 pub mod duel_table;
+pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod face;
