@@ -607,6 +607,8 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
                 "median_ms": median,
                 "tallies": session.tallies,
                 "said": session.said,
+                // Per seat, like `tallies`: null, or the tally the seat died with.
+                "dead": session.dead,
             }))?
         );
     }

@@ -11,6 +11,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use vision::message_table::{colour_zh, SeatRegion};
 
+/// The colour of a corrected count.
+const CORRECTED: Color32 = Color32::from_rgb(120, 220, 255);
+
+/// A click in the tally (applied after the grid is drawn).
+enum TallyAction {
+    Correct(usize, Colour, i16),
+    Clear(usize),
+    UndoDeath(usize),
+}
+
 /// The chain being entered.
 pub struct ChainForm {
     /// 1-based, as the players say it.
@@ -178,7 +188,7 @@ impl MessageTableApp {
                     });
             });
         egui::Panel::left("message-tally")
-            .default_size(330.0)
+            .default_size(460.0)
             .show(ui, |ui| self.tally_ui(ui));
         egui::Panel::right("message-chain")
             .default_size(380.0)
@@ -257,25 +267,50 @@ impl MessageTableApp {
 
     fn tally_ui(&mut self, ui: &mut egui::Ui) {
         ui.heading("情报 Intelligence");
+        ui.label(
+            RichText::new("摄像头看错时用 -/+ 修正 / -/+ correct a seat the camera misreads")
+                .small(),
+        );
+        let mut act = None;
         egui::Grid::new("tally").striped(true).show(ui, |ui| {
             ui.label("玩家 Seat");
             ui.colored_label(intel_colour(Some(Colour::Red)), "红 red");
             ui.colored_label(intel_colour(Some(Colour::Blue)), "蓝 blue");
             ui.label("黑 black");
+            ui.label("状态 State");
             ui.end_row();
-            for (seat, t) in self.session.tallies.iter().enumerate() {
+            for seat in 0..self.session.tallies.len() {
                 ui.colored_label(seat_colour(seat), format!("玩家{}", seat + 1));
-                ui.label(t.red.to_string());
-                ui.label(t.blue.to_string());
-                let black = RichText::new(t.black.to_string());
-                ui.label(if t.black >= 3 {
-                    black.strong().color(Color32::from_rgb(255, 90, 90))
-                } else {
-                    black
+                for colour in [Colour::Red, Colour::Blue, Colour::Black] {
+                    ui.horizontal(|ui| {
+                        if let Some(a) = self.count_cell(ui, seat, colour) {
+                            act = Some(a);
+                        }
+                    });
+                }
+                ui.vertical(|ui| {
+                    if let Some(a) = self.seat_state(ui, seat) {
+                        act = Some(a);
+                    }
                 });
                 ui.end_row();
             }
         });
+        match act {
+            Some(TallyAction::Correct(seat, colour, delta)) => {
+                let changes = self.session.correct(seat, colour, delta);
+                self.log.extend(changes.iter().map(describe));
+            }
+            Some(TallyAction::Clear(seat)) => {
+                let changes = self.session.clear_correction(seat);
+                self.log.extend(changes.iter().map(describe));
+            }
+            Some(TallyAction::UndoDeath(seat)) => match self.session.undo_death(seat) {
+                Ok(changes) => self.log.extend(changes.iter().map(describe)),
+                Err(e) => self.log.push(e.to_string()),
+            },
+            None => {}
+        }
         ui.separator();
         ui.heading("宣告 Announcements");
         if self.session.said.is_empty() {
@@ -294,6 +329,94 @@ impl MessageTableApp {
                 ui.label(RichText::new(format!("[{}]", s.rule)).small());
             });
         }
+    }
+
+    /// One colour of one seat: `-` count `+`, the count highlighted when corrected. The buttons'
+    /// names say the seat and colour (for screen readers and tests).
+    fn count_cell(&self, ui: &mut egui::Ui, seat: usize, colour: Colour) -> Option<TallyAction> {
+        let n = self.session.tallies[seat].count(colour);
+        let corrected = self.session.corrections[seat].of(colour) != 0;
+        let zh = colour_zh(colour);
+        let button = |ui: &mut egui::Ui, text: &str, name: String, enabled: bool| {
+            let r = ui.add_enabled(enabled, egui::Button::new(text).small());
+            r.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Button, enabled, &name)
+            });
+            r.clicked()
+        };
+        let mut act = None;
+        if button(ui, "-", format!("玩家{} {zh} -1", seat + 1), n > 0) {
+            act = Some(TallyAction::Correct(seat, colour, -1));
+        }
+        let text = RichText::new(n.to_string());
+        let text = if corrected {
+            text.strong().color(CORRECTED)
+        } else if colour == Colour::Black && n >= 3 {
+            text.strong().color(Color32::from_rgb(255, 90, 90))
+        } else {
+            text
+        };
+        ui.label(text);
+        if button(ui, "+", format!("玩家{} {zh} +1", seat + 1), true) {
+            act = Some(TallyAction::Correct(seat, colour, 1));
+        }
+        act
+    }
+
+    /// Dead (with undo) and corrected (with the camera's own count, and clear).
+    fn seat_state(&self, ui: &mut egui::Ui, seat: usize) -> Option<TallyAction> {
+        let mut act = None;
+        let n = seat + 1;
+        if let Some(Some(died)) = self.session.dead.get(seat) {
+            ui.colored_label(
+                Color32::from_rgb(255, 90, 90),
+                RichText::new(format!("死亡 dead (黑{})", died.black)).strong(),
+            );
+            let r = ui.small_button("撤销死亡 Undo death");
+            r.widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::accesskit::Role::Button,
+                    true,
+                    format!("撤销玩家{n}死亡 undo seat {n} death"),
+                )
+            });
+            if r.clicked() {
+                act = Some(TallyAction::UndoDeath(seat));
+            }
+        }
+        let by = self.session.corrections[seat];
+        if !by.is_zero() {
+            let cam = self.session.camera[seat];
+            ui.colored_label(
+                CORRECTED,
+                format!(
+                    "已修正 corrected 红{:+}蓝{:+}黑{:+}",
+                    by.red, by.blue, by.black
+                ),
+            );
+            ui.label(
+                RichText::new(format!(
+                    "摄像头 camera 红{}蓝{}黑{}",
+                    cam.red, cam.blue, cam.black
+                ))
+                .small(),
+            );
+            let r = ui.small_button("清除修正 Clear");
+            r.widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::accesskit::Role::Button,
+                    true,
+                    format!("清除玩家{n}修正 clear seat {n} correction"),
+                )
+            });
+            if r.clicked() {
+                act = Some(TallyAction::Clear(seat));
+            }
+        }
+        if !self.session.is_dead(seat) && by.is_zero() {
+            ui.label("—");
+        }
+        act
     }
 
     fn chain_ui(&mut self, ui: &mut egui::Ui) {

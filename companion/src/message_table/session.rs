@@ -7,9 +7,15 @@
 //! and its rank among that seat's cards of that colour (`s2:black#1`), in the cell (seat, 0). A card
 //! the matcher abstains on still counts when its header colour is read; one with no colour at all is
 //! reported as unreadable in its seat.
+//!
+//! Players may correct the camera (a card lying fanned under another, a misread colour): a
+//! correction is an offset per colour on top of the camera's count, kept until cleared, so later
+//! frames do not undo it. A seat announced dead stays dead when its cards leave the table (the rule
+//! puts them in the discard pile); its later tally is not announced, and a death declared by mistake
+//! can be undone once the tally no longer holds three black.
 
 use crate::live::tracker::{FrameSightings, Sighting, TableEvent, Tracker, TrackerConfig};
-use message::tally::{announce, Said, SeatTally};
+use message::tally::{announce, Announcement, Said, SeatTally};
 use message::{Colour, Profile};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,6 +34,81 @@ pub enum Change {
     Announce(Said),
     /// A card stays in this seat that can be neither named nor its colour read.
     Unreadable { seat: usize },
+    /// A player changed the seat's correction (zero: cleared); `camera` is the camera's own count.
+    Corrected {
+        seat: usize,
+        by: Correction,
+        camera: SeatTally,
+    },
+    /// A death declared by mistake was undone.
+    DeathUndone { seat: usize },
+}
+
+/// A player's adjustment of one seat's tally, per colour, on top of what the camera counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Correction {
+    pub red: i16,
+    pub blue: i16,
+    pub black: i16,
+}
+
+impl Correction {
+    pub fn is_zero(&self) -> bool {
+        *self == Correction::default()
+    }
+    pub fn of(&self, c: Colour) -> i16 {
+        match c {
+            Colour::Red => self.red,
+            Colour::Blue => self.blue,
+            Colour::Black => self.black,
+        }
+    }
+    fn of_mut(&mut self, c: Colour) -> &mut i16 {
+        match c {
+            Colour::Red => &mut self.red,
+            Colour::Blue => &mut self.blue,
+            Colour::Black => &mut self.black,
+        }
+    }
+    /// The corrected tally (never below zero).
+    pub fn apply(&self, camera: SeatTally) -> SeatTally {
+        let add = |n: u8, by: i16| (n as i16 + by).clamp(0, u8::MAX as i16) as u8;
+        SeatTally {
+            red: add(camera.red, self.red),
+            blue: add(camera.blue, self.blue),
+            black: add(camera.black, self.black),
+        }
+    }
+}
+
+/// Why a death cannot be undone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UndoRefused {
+    NotDead {
+        seat: usize,
+    },
+    /// The tally still holds three black: the death would be declared again at once.
+    StillThreeBlack {
+        seat: usize,
+        black: u8,
+    },
+}
+
+impl std::fmt::Display for UndoRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UndoRefused::NotDead { seat } => write!(
+                f,
+                "玩家{n}没有死亡 / seat {n} is not dead",
+                n = seat + 1
+            ),
+            UndoRefused::StillThreeBlack { seat, black } => write!(
+                f,
+                "玩家{n}仍有{black}张黑情报：先修正计数（黑 -1）再撤销 / seat {n} still counts {black} black: correct the tally (black -1) first [风声规则 死亡]",
+                n = seat + 1
+            ),
+        }
+    }
 }
 
 pub struct TableSession {
@@ -36,7 +117,14 @@ pub struct TableSession {
     tracker: Tracker,
     /// Tracker key → (seat, colour).
     keys: BTreeMap<String, (usize, Colour)>,
+    /// What the camera's committed cards give, per seat.
+    pub camera: Vec<SeatTally>,
+    /// Players' corrections, per seat (kept until cleared).
+    pub corrections: Vec<Correction>,
+    /// The tally announced from: the camera's count with the corrections.
     pub tallies: Vec<SeatTally>,
+    /// Seats announced dead, with the tally they died with (kept when their cards leave the table).
+    pub dead: Vec<Option<SeatTally>>,
     /// Every announcement made, in order.
     pub said: Vec<Said>,
     announced: BTreeSet<String>,
@@ -77,7 +165,10 @@ impl TableSession {
             profile,
             tracker: Tracker::new(TrackerConfig::default()),
             keys: BTreeMap::new(),
+            camera: vec![SeatTally::default(); seats],
+            corrections: vec![Correction::default(); seats],
             tallies: vec![SeatTally::default(); seats],
+            dead: vec![None; seats],
             said: Vec::new(),
             announced: BTreeSet::new(),
             last: Vec::new(),
@@ -86,11 +177,25 @@ impl TableSession {
         }
     }
 
-    /// New seat regions (set in the panel): the count starts again from what the camera sees.
+    /// New seat regions (set in the panel): the count starts again from what the camera sees; what
+    /// was said, the deaths and the players' corrections are kept.
     pub fn set_regions(&mut self, regions: SeatRegions) {
-        let keep = std::mem::take(&mut self.said);
+        let said = std::mem::take(&mut self.said);
+        let announced = std::mem::take(&mut self.announced);
+        let mut corrections = std::mem::take(&mut self.corrections);
+        let mut dead = std::mem::take(&mut self.dead);
         *self = TableSession::new(regions, self.profile.clone());
-        self.said = keep;
+        corrections.resize(self.corrections.len(), Correction::default());
+        dead.resize(self.dead.len(), None);
+        self.said = said;
+        self.announced = announced;
+        self.corrections = corrections;
+        self.dead = dead;
+        self.tallies = self
+            .corrections
+            .iter()
+            .map(|c| c.apply(SeatTally::default()))
+            .collect();
     }
 
     /// The tracker's sightings for one frame of seat readings.
@@ -147,10 +252,10 @@ impl TableSession {
         self.last_hand = hand;
         let events = self.tracker.update(&frame);
         let mut out = Vec::new();
-        let mut tallies = vec![SeatTally::default(); self.regions.seats.len()];
+        let mut camera = vec![SeatTally::default(); self.regions.seats.len()];
         for k in self.tracker.committed().keys() {
             if let Some((seat, colour)) = self.keys.get(k) {
-                if let Some(t) = tallies.get_mut(*seat) {
+                if let Some(t) = camera.get_mut(*seat) {
                     match colour {
                         Colour::Red => t.red += 1,
                         Colour::Blue => t.blue += 1,
@@ -159,16 +264,8 @@ impl TableSession {
                 }
             }
         }
-        for (seat, (from, to)) in self.tallies.iter().zip(&tallies).enumerate() {
-            if from != to {
-                out.push(Change::Tally {
-                    seat,
-                    from: *from,
-                    to: *to,
-                });
-            }
-        }
-        self.tallies = tallies;
+        self.camera = camera;
+        out.extend(self.retally());
         for e in events {
             if let TableEvent::Uncertain { cell, .. } = e {
                 out.push(Change::Unreadable {
@@ -180,10 +277,105 @@ impl TableSession {
         out
     }
 
-    /// Announcements not made before (each once; deaths first under message.death_before_win).
+    /// The announced tallies from the camera's count and the corrections: what changed.
+    fn retally(&mut self) -> Vec<Change> {
+        let tallies: Vec<SeatTally> = self
+            .camera
+            .iter()
+            .zip(&self.corrections)
+            .map(|(t, c)| c.apply(*t))
+            .collect();
+        let mut out = Vec::new();
+        for (seat, (from, to)) in self.tallies.iter().zip(&tallies).enumerate() {
+            if from != to {
+                out.push(Change::Tally {
+                    seat,
+                    from: *from,
+                    to: *to,
+                });
+            }
+        }
+        self.tallies = tallies;
+        out
+    }
+
+    /// A player's correction of one seat's count of one colour by `delta` (kept until cleared);
+    /// refused (nothing changes) where the tally would go below zero. The announcements are made
+    /// again from the corrected tally.
+    pub fn correct(&mut self, seat: usize, colour: Colour, delta: i16) -> Vec<Change> {
+        let (Some(by), Some(t)) = (self.corrections.get(seat), self.tallies.get(seat)) else {
+            return Vec::new();
+        };
+        let to = t.count(colour) as i16 + delta;
+        if delta == 0 || !(0..=u8::MAX as i16).contains(&to) {
+            return Vec::new();
+        }
+        let mut by = *by;
+        *by.of_mut(colour) += delta;
+        self.set_correction(seat, by)
+    }
+
+    /// Back to the camera's own count for this seat.
+    pub fn clear_correction(&mut self, seat: usize) -> Vec<Change> {
+        match self.corrections.get(seat) {
+            Some(c) if !c.is_zero() => self.set_correction(seat, Correction::default()),
+            _ => Vec::new(),
+        }
+    }
+
+    fn set_correction(&mut self, seat: usize, by: Correction) -> Vec<Change> {
+        self.corrections[seat] = by;
+        let mut out = vec![Change::Corrected {
+            seat,
+            by,
+            camera: self.camera[seat],
+        }];
+        out.extend(self.retally());
+        out.extend(self.announce_new().into_iter().map(Change::Announce));
+        out
+    }
+
+    /// Whether the seat was announced dead.
+    pub fn is_dead(&self, seat: usize) -> bool {
+        self.dead.get(seat).is_some_and(Option::is_some)
+    }
+
+    /// Undoes a death declared by mistake: the seat is alive again and its death is taken out of
+    /// what was said. Refused while the tally still holds three black (it would die again at once).
+    pub fn undo_death(&mut self, seat: usize) -> Result<Vec<Change>, UndoRefused> {
+        if !self.is_dead(seat) {
+            return Err(UndoRefused::NotDead { seat });
+        }
+        let black = self.tallies[seat].black;
+        if black >= 3 {
+            return Err(UndoRefused::StillThreeBlack { seat, black });
+        }
+        self.dead[seat] = None;
+        let death = Announcement::Death { seat };
+        self.announced.remove(&format!("{death:?}"));
+        self.said.retain(|s| s.announcement != death);
+        let mut out = vec![Change::DeathUndone { seat }];
+        out.extend(self.announce_new().into_iter().map(Change::Announce));
+        Ok(out)
+    }
+
+    /// Announcements not made before (each once; deaths first under message.death_before_win). A
+    /// seat dead before this tally is not announced again: its cards are leaving the table.
     fn announce_new(&mut self) -> Vec<Said> {
+        let dead_before: Vec<bool> = self.dead.iter().map(Option::is_some).collect();
         let mut out = Vec::new();
         for s in announce(&self.tallies, &self.profile) {
+            let seat = match s.announcement {
+                Announcement::Death { seat } | Announcement::PossibleVictory { seat, .. } => seat,
+            };
+            if dead_before.get(seat).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Announcement::Death { seat } = s.announcement {
+                if let Some(d) = self.dead.get_mut(seat) {
+                    *d = Some(self.tallies[seat]);
+                }
+            }
             let k = format!("{:?}", s.announcement);
             if self.announced.insert(k) {
                 self.said.push(s.clone());
@@ -211,6 +403,30 @@ pub fn describe(change: &Change) -> String {
             n = seat + 1
         ),
         Change::Announce(s) => format!("宣告 {}  [{}]", s.text, s.rule),
+        Change::Corrected { seat, by, camera } if by.is_zero() => format!(
+            "玩家{n} 修正已清除，按摄像头计数 红{}蓝{}黑{} / seat {n}: correction cleared, the camera's count again",
+            camera.red,
+            camera.blue,
+            camera.black,
+            n = seat + 1
+        ),
+        Change::Corrected { seat, by, camera } => format!(
+            "玩家{n} 已修正 红{:+}蓝{:+}黑{:+}（摄像头 红{}蓝{}黑{}）/ seat {n} corrected: red {:+}, blue {:+}, black {:+} on the camera's count",
+            by.red,
+            by.blue,
+            by.black,
+            camera.red,
+            camera.blue,
+            camera.black,
+            by.red,
+            by.blue,
+            by.black,
+            n = seat + 1
+        ),
+        Change::DeathUndone { seat } => format!(
+            "玩家{n} 死亡已撤销 / seat {n}: death undone (declared by mistake)",
+            n = seat + 1
+        ),
         Change::Unreadable { seat } => format!(
             "玩家{n}面前有一张无法识别的牌 / seat {n}: a card here cannot be read (colour unknown)",
             n = seat + 1

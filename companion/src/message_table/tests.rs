@@ -2,7 +2,7 @@
 //! egui_kittest.
 
 use super::panel::MessageTableApp;
-use super::session::{Change, TableSession};
+use super::session::{Change, Correction, TableSession, UndoRefused};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use message::tally::Announcement;
@@ -313,4 +313,161 @@ fn message_table_a_fanned_row_is_not_a_hand_but_an_unreadable_card_is_reported()
         .collect();
     assert_eq!(unreadable, vec![&Change::Unreadable { seat: 3 }]);
     assert_eq!(s.tallies[3], message::tally::SeatTally::default());
+}
+
+#[test]
+fn message_table_correction_adds_a_black_card_and_death_is_announced() {
+    // 风声规则 死亡: the camera sees two black in seat 2; the third lies fanned under another card.
+    let mut s = TableSession::new(regions(), Profile::default());
+    let two = [
+        card(110.0, Colour::Black, true),
+        card(140.0, Colour::Black, true),
+    ];
+    assert!(announcements(&run(&mut s, &two, 4)).is_empty());
+    let changes = s.correct(1, Colour::Black, 1);
+    assert_eq!(
+        announcements(&changes),
+        vec![Announcement::Death { seat: 1 }]
+    );
+    assert_eq!(s.camera[1].black, 2, "the camera's own count is kept");
+    assert_eq!(s.tallies[1].black, 3);
+    assert!(s.is_dead(1));
+    // Below zero is refused: seat 1 has no blue.
+    assert!(s.correct(0, Colour::Blue, -1).is_empty());
+    assert_eq!(s.corrections[0], Correction::default());
+}
+
+#[test]
+fn message_table_correction_survives_further_camera_frames() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    let cards = [
+        card(310.0, Colour::Red, true),
+        card(340.0, Colour::Red, true),
+    ];
+    run(&mut s, &cards, 3);
+    // The camera read a blue card as red: one red less, one blue more.
+    s.correct(3, Colour::Red, -1);
+    s.correct(3, Colour::Blue, 1);
+    let later = run(&mut s, &cards, 10);
+    assert!(
+        !later.iter().any(|c| matches!(c, Change::Tally { .. })),
+        "{later:?}"
+    );
+    assert_eq!((s.tallies[3].red, s.tallies[3].blue), (1, 1));
+    // A third red the camera sees later adds to the corrected count: 2 red, not 3 (no victory).
+    let three = [cards.to_vec(), vec![card(370.0, Colour::Red, true)]].concat();
+    assert!(announcements(&run(&mut s, &three, 4)).is_empty());
+    assert_eq!((s.camera[3].red, s.tallies[3].red), (3, 2));
+    // Cleared: the camera's count again, and the victory it now shows is asked.
+    let said = announcements(&s.clear_correction(3));
+    assert_eq!(
+        said,
+        vec![Announcement::PossibleVictory {
+            seat: 3,
+            identity: Identity::Lurker
+        }]
+    );
+    assert_eq!(s.tallies[3], s.camera[3]);
+}
+
+#[test]
+fn message_table_death_dead_seat_stays_dead_when_its_cards_leave_the_table() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    let three = [
+        card(110.0, Colour::Black, true),
+        card(140.0, Colour::Black, true),
+        card(170.0, Colour::Black, true),
+    ];
+    run(&mut s, &three, 4);
+    assert!(s.is_dead(1));
+    // 手牌和情报放入弃牌堆: the cards go; the seat stays dead, said once.
+    let gone = run(&mut s, &[], 8);
+    assert_eq!(s.tallies[1].black, 0);
+    assert!(s.is_dead(1));
+    assert_eq!(s.dead[1].map(|t| t.black), Some(3));
+    assert!(announcements(&gone).is_empty());
+    // A dead seat's later cards are not announced (three red in front of it: no victory asked).
+    let red = [
+        card(110.0, Colour::Red, true),
+        card(140.0, Colour::Red, true),
+        card(170.0, Colour::Red, true),
+    ];
+    assert!(announcements(&run(&mut s, &red, 4)).is_empty());
+    assert_eq!(s.said.len(), 1);
+}
+
+#[test]
+fn message_table_death_undo_needs_the_tally_below_three_black() {
+    let mut s = TableSession::new(regions(), Profile::default());
+    let three = [
+        card(210.0, Colour::Black, true),
+        card(240.0, Colour::Black, true),
+        card(270.0, Colour::Black, false),
+    ];
+    run(&mut s, &three, 4);
+    assert!(s.is_dead(2));
+    assert_eq!(
+        s.undo_death(2),
+        Err(UndoRefused::StillThreeBlack { seat: 2, black: 3 }),
+        "it would die again at once"
+    );
+    assert_eq!(s.undo_death(0), Err(UndoRefused::NotDead { seat: 0 }));
+    // One of the three was misread as black.
+    s.correct(2, Colour::Black, -1);
+    assert!(s.is_dead(2), "a correction alone does not raise the dead");
+    let changes = s.undo_death(2).expect("undone");
+    assert_eq!(changes, vec![Change::DeathUndone { seat: 2 }]);
+    assert!(!s.is_dead(2));
+    assert!(s.said.is_empty(), "the mistaken death is taken back");
+    // A real third black later: announced again.
+    let four = [three.to_vec(), vec![card(290.0, Colour::Black, true)]].concat();
+    assert_eq!(
+        announcements(&run(&mut s, &four, 4)),
+        vec![Announcement::Death { seat: 2 }]
+    );
+}
+
+#[test]
+fn message_table_panel_corrects_a_seat_and_undoes_a_death() {
+    let mut app = app();
+    let two = [
+        card(10.0, Colour::Black, true),
+        card(40.0, Colour::Black, true),
+    ];
+    for i in 0..3 {
+        app.session.see(i, two.to_vec());
+    }
+    let mut h = harness(app);
+    assert!(h.query_by_label_contains("死亡 dead").is_none());
+    h.get_by_label("玩家1 黑 +1").click();
+    h.run();
+    assert_eq!(h.state().session.tallies[0].black, 3);
+    h.get_by_label_contains("死亡 dead");
+    assert!(h.query_all_by_label_contains("玩家1有3张假情报").count() >= 1);
+    h.get_by_label_contains("已修正 corrected 红+0蓝+0黑+1");
+    h.get_by_label_contains("摄像头 camera 红0蓝0黑2");
+    // More frames: the correction stays.
+    for i in 3..8 {
+        h.state_mut().session.see(i, two.to_vec());
+    }
+    h.run();
+    assert_eq!(h.state().session.tallies[0].black, 3);
+    // Undo is refused while three black show, then allowed once corrected back.
+    h.get_by_label("撤销玩家1死亡 undo seat 1 death").click();
+    h.run();
+    assert!(h.state().session.is_dead(0));
+    assert!(h
+        .state()
+        .log
+        .last()
+        .is_some_and(|l| l.contains("仍有3张黑情报")));
+    h.get_by_label("清除玩家1修正 clear seat 1 correction")
+        .click();
+    h.run();
+    assert_eq!(h.state().session.corrections[0], Correction::default());
+    h.get_by_label("撤销玩家1死亡 undo seat 1 death").click();
+    h.run();
+    assert!(!h.state().session.is_dead(0));
+    assert!(h.query_by_label_contains("死亡 dead").is_none());
+    assert!(h.query_by_label_contains("已修正 corrected").is_none());
 }
