@@ -3,8 +3,13 @@
 //! its nearest enrolled embedding, so a new card only needs its clean face enrolled, never retraining.
 
 use crate::VisionError;
-use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_REPLICATE};
+use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_REPLICATE, CV_8UC3};
 use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
+use opencv::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tract_tflite::prelude::*;
 
 /// Crop size the model takes (card aspect 63 × 88 mm ≈ 40 × 56 px), BGR u8.
 pub const CROP_W: i32 = 40;
@@ -56,4 +61,180 @@ pub fn face_crop(face: &Mat) -> Result<Mat, VisionError> {
         INTER_AREA,
     )?;
     Ok(small)
+}
+
+/// Length of the embedding the shipped model produces.
+pub const EMBED_DIM: usize = 64;
+
+type Plan = Arc<TypedRunnableModel>;
+
+/// The float32 TFLite embedding model, run by tract (pure Rust, exact float32; no quantised models).
+pub struct Embedder {
+    plan: Plan,
+    path: PathBuf,
+}
+
+impl Embedder {
+    /// Loads and plans a `.tflite` file. tract can panic on a malformed model, so loading runs under
+    /// `catch_unwind`: a bad file is an error naming it, never a crash.
+    pub fn load(path: impl AsRef<Path>) -> Result<Embedder, VisionError> {
+        let path = path.as_ref().to_path_buf();
+        let bytes = std::fs::read(&path).map_err(|e| VisionError::io(&path, e))?;
+        let bad = {
+            let path = path.clone();
+            move |reason: String| VisionError::Data {
+                path: path.clone(),
+                reason,
+            }
+        };
+        let planned = catch_unwind(|| -> TractResult<Plan> {
+            tract_tflite::tflite()
+                .model_for_read(&mut bytes.as_slice())?
+                .into_optimized()?
+                .into_runnable()
+        })
+        .map_err(|panic| bad(format!("model loader panicked: {}", panic_text(&panic))))?
+        .map_err(|e| bad(format!("not a usable TFLite model: {e:#}")))?;
+        let embedder = Embedder {
+            plan: planned,
+            path,
+        };
+        // A model with the wrong input or output shape fails here, once, not on every crop.
+        let probe = embedder.embed_pixels(&vec![0u8; (CROP_W * CROP_H * 3) as usize])?;
+        if probe.len() != EMBED_DIM {
+            return Err(bad(format!(
+                "model gives {} values, expected a {EMBED_DIM}-d embedding",
+                probe.len()
+            )));
+        }
+        Ok(embedder)
+    }
+
+    /// The L2-normalised embedding of a `CROP_W × CROP_H` BGR u8 crop (see [`warp_crop`]).
+    pub fn embed(&self, crop: &Mat) -> Result<Vec<f32>, VisionError> {
+        if crop.typ() != CV_8UC3 || crop.cols() != CROP_W || crop.rows() != CROP_H {
+            return Err(VisionError::Other(format!(
+                "embed: crop must be {CROP_W}×{CROP_H} BGR u8, got {}×{} type {}",
+                crop.cols(),
+                crop.rows(),
+                crop.typ()
+            )));
+        }
+        let owned;
+        let crop = if crop.is_continuous() {
+            crop
+        } else {
+            owned = crop.try_clone()?;
+            &owned
+        };
+        self.embed_pixels(crop.data_bytes()?)
+    }
+
+    /// As [`Embedder::embed`], from raw row-major BGR bytes (`CROP_H × CROP_W × 3`).
+    pub fn embed_pixels(&self, bgr: &[u8]) -> Result<Vec<f32>, VisionError> {
+        let raw = self.embed_raw(bgr)?;
+        Ok(l2_normalised(raw))
+    }
+
+    /// The model's raw output (before normalisation), for checking agreement with the Python
+    /// interpreter.
+    pub fn embed_raw(&self, bgr: &[u8]) -> Result<Vec<f32>, VisionError> {
+        let expected = (CROP_W * CROP_H * 3) as usize;
+        if bgr.len() != expected {
+            return Err(VisionError::Other(format!(
+                "embed: {} bytes, expected {expected} ({CROP_W}×{CROP_H}×3)",
+                bgr.len()
+            )));
+        }
+        // Training scaled BGR bytes to [0, 1]; the model takes that directly.
+        let input: Vec<f32> = bgr.iter().map(|&b| b as f32 / 255.0).collect();
+        let fail = |reason: String| VisionError::Data {
+            path: self.path.clone(),
+            reason,
+        };
+        let outputs = catch_unwind(AssertUnwindSafe(|| -> TractResult<Vec<f32>> {
+            let tensor = Tensor::from_shape(&[1, CROP_H as usize, CROP_W as usize, 3], &input)?;
+            let out = self.plan.run(tvec!(tensor.into()))?;
+            let first = out
+                .first()
+                .ok_or_else(|| TractError::msg("the model has no output"))?;
+            Ok(first
+                .to_plain_array_view::<f32>()?
+                .iter()
+                .copied()
+                .collect())
+        }))
+        .map_err(|panic| fail(format!("model run panicked: {}", panic_text(&panic))))?
+        .map_err(|e| fail(format!("model run failed: {e:#}")))?;
+        Ok(outputs)
+    }
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+/// Scales to unit length, so a dot product is the cosine similarity. A zero vector stays zero.
+pub fn l2_normalised(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
+}
+
+/// Enrolled cards: one embedding per card id, identified by cosine similarity. Enrolling a new card
+/// is one embedding of its clean face; the model is not retrained.
+#[derive(Default)]
+pub struct Enrolment {
+    cards: Vec<(String, Vec<f32>)>,
+}
+
+impl Enrolment {
+    /// Enrols each (id, clean face) pair, faces at any size (resized to the crop size).
+    pub fn from_faces<'a>(
+        embedder: &Embedder,
+        faces: impl IntoIterator<Item = (&'a str, &'a Mat)>,
+    ) -> Result<Enrolment, VisionError> {
+        let mut enrolment = Enrolment::default();
+        for (id, face) in faces {
+            enrolment.enrol(id, embedder.embed(&face_crop(face)?)?);
+        }
+        Ok(enrolment)
+    }
+
+    pub fn enrol(&mut self, card: &str, embedding: Vec<f32>) {
+        self.cards
+            .push((card.to_string(), l2_normalised(embedding)));
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The best and second-best (card, cosine) for an embedding; the gap between them is the margin a
+    /// caller can threshold to abstain.
+    pub fn nearest(&self, embedding: &[f32]) -> Option<((&str, f32), Option<(&str, f32)>)> {
+        let mut scored: Vec<(&str, f32)> = self
+            .cards
+            .iter()
+            .map(|(id, e)| {
+                (
+                    id.as_str(),
+                    e.iter().zip(embedding).map(|(a, b)| a * b).sum(),
+                )
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut it = scored.into_iter();
+        it.next().map(|best| (best, it.next()))
+    }
 }
