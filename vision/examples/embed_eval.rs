@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let t = Instant::now();
             let embedding = embedder.embed(&crop)?;
             embed_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            let best = enrolment.nearest(&embedding).map(|(best, _)| best.0);
+            let best = enrolment.nearest(&embedding).map(|n| n.card);
             total += 1;
             correct += usize::from(best == Some(card.card.as_str()));
         }

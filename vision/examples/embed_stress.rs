@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let crop = warp_crop(&image, &card.corners)?;
                 let model = enrolment
                     .nearest(&embedder.embed(&crop)?)
-                    .map(|((id, _), _)| id.to_string());
+                    .map(|n| n.card.to_string());
                 let hole = hole_of(&card.corners);
                 let classical = refs
                     .best_match(&hole_patches(&image, &hole)?)

@@ -220,9 +220,9 @@ impl Enrolment {
         self.cards.is_empty()
     }
 
-    /// The best and second-best (card, cosine) for an embedding; the gap between them is the margin a
-    /// caller can threshold to abstain.
-    pub fn nearest(&self, embedding: &[f32]) -> Option<((&str, f32), Option<(&str, f32)>)> {
+    /// The best enrolled card for an embedding, with the runner-up: the gap between their cosines is
+    /// the margin a caller can threshold to abstain.
+    pub fn nearest(&self, embedding: &[f32]) -> Option<Nearest<'_>> {
         let mut scored: Vec<(&str, f32)> = self
             .cards
             .iter()
@@ -235,6 +235,20 @@ impl Enrolment {
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut it = scored.into_iter();
-        it.next().map(|best| (best, it.next()))
+        let (card, cosine) = it.next()?;
+        Some(Nearest {
+            card,
+            cosine,
+            runner_up: it.next(),
+        })
     }
+}
+
+/// What [`Enrolment::nearest`] found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nearest<'a> {
+    pub card: &'a str,
+    pub cosine: f32,
+    /// The second-best card and its cosine, if more than one card is enrolled.
+    pub runner_up: Option<(&'a str, f32)>,
 }
