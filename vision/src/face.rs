@@ -270,6 +270,9 @@ fn kind_label(card: &CardDef) -> (&'static str, Vec<(String, String)>) {
     }
 }
 
+/// Offsets (across, forward) of a range or supply pattern and the colour of its cells (BGR).
+pub type Pattern = (Vec<(i8, i8)>, [u8; 3]);
+
 /// What one printed face shows, for any game: the frame, header, picture, number boxes and pattern
 /// are laid out alike on every card so the detector and the matcher need not know the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -285,7 +288,7 @@ pub struct FaceDesign {
     /// Up to three (label, value) boxes under the picture (more are not drawn).
     pub stats: Vec<(String, String)>,
     /// Range or supply pattern in the bottom-right: offsets (across, forward) and their colour.
-    pub pattern: Option<(Vec<(i8, i8)>, [u8; 3])>,
+    pub pattern: Option<Pattern>,
     /// Seed of the picture: the id's own by default, re-rolled by [`crate::distinct`] when the
     /// picture looks too much like another card's.
     pub art: u64,
