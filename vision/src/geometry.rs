@@ -79,6 +79,33 @@ pub fn points(p: &[[f64; 2]]) -> Vector<Point2f> {
         .collect()
 }
 
+/// Warps the quad `corners` (image px: top-left, top-right, bottom-right, bottom-left) to an upright
+/// `w`×`h` image, edges replicated; `None` when the quad is degenerate.
+pub fn warp_quad(
+    image: &Mat,
+    corners: &[[f64; 2]],
+    w: i32,
+    h: i32,
+    interpolation: i32,
+) -> Result<Option<Mat>, VisionError> {
+    let (wf, hf) = (w as f64, h as f64);
+    let rect = [[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]];
+    let Some(hm) = homography(corners, &rect, false)? else {
+        return Ok(None);
+    };
+    let mut out = Mat::default();
+    opencv::imgproc::warp_perspective(
+        image,
+        &mut out,
+        &to_mat(&hm)?,
+        opencv::core::Size::new(w, h),
+        interpolation,
+        opencv::core::BORDER_REPLICATE,
+        opencv::core::Scalar::default(),
+    )?;
+    Ok(Some(out))
+}
+
 /// Homography from four (or more) point pairs; `None` when degenerate.
 pub fn homography(
     src: &[[f64; 2]],

@@ -6,7 +6,7 @@
 use crate::face::{hole_rect, FACE_H, FACE_W};
 use crate::geometry::{self, H3};
 use crate::VisionError;
-use opencv::core::{Mat, Rect, Scalar, Size, BORDER_REPLICATE};
+use opencv::core::{Mat, Rect, Size};
 use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -319,28 +319,12 @@ fn worst_tile_error(a: &[f32], b: &[f32]) -> f32 {
 /// corner. Two warps: the other two rolls are the same patches turned 180°.
 pub fn hole_patches(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<[Descriptors; 4], VisionError> {
     let (w, h) = (FINE_W * 2, FINE_H * 2);
-    let target = [
-        [0.0, 0.0],
-        [w as f64, 0.0],
-        [w as f64, h as f64],
-        [0.0, h as f64],
-    ];
     let mut out: Vec<Descriptors> = Vec::with_capacity(4);
     let mut patches = Vec::with_capacity(2);
     for roll in 0..2 {
         let src: Vec<[f64; 2]> = (0..4).map(|k| hole[(k + roll) % 4]).collect();
-        let hm = geometry::homography(&src, &target, false)?
+        let patch = geometry::warp_quad(image, &src, w, h, INTER_LINEAR)?
             .ok_or_else(|| VisionError::Other("degenerate quad".into()))?;
-        let mut patch = Mat::default();
-        imgproc::warp_perspective(
-            image,
-            &mut patch,
-            &geometry::to_mat(&hm)?,
-            Size::new(w, h),
-            INTER_LINEAR,
-            BORDER_REPLICATE,
-            Scalar::default(),
-        )?;
         patches.push(patch);
     }
     for roll in 0..4 {

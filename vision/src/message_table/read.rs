@@ -9,8 +9,8 @@ use crate::geometry;
 use crate::types::TableObservation;
 use crate::VisionError;
 use message::catalogue::Colour;
-use opencv::core::{Mat, Rect, Scalar, Size, BORDER_REPLICATE};
-use opencv::imgproc::{self, INTER_AREA};
+use opencv::core::{Mat, Rect};
+use opencv::imgproc::INTER_AREA;
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -50,25 +50,9 @@ pub fn read_colour(
         (CARD_H_MM * PATCH_PX_PER_MM).round() as i32,
     );
     let src: Vec<[f64; 2]> = corners.iter().map(|p| [p[0] as f64, p[1] as f64]).collect();
-    let dst = [
-        [0.0, 0.0],
-        [w as f64, 0.0],
-        [w as f64, h as f64],
-        [0.0, h as f64],
-    ];
-    let Some(hm) = geometry::homography(&src, &dst, false)? else {
+    let Some(patch) = geometry::warp_quad(image, &src, w, h, INTER_AREA)? else {
         return Ok(None);
     };
-    let mut patch = Mat::default();
-    imgproc::warp_perspective(
-        image,
-        &mut patch,
-        &geometry::to_mat(&hm)?,
-        Size::new(w, h),
-        INTER_AREA,
-        BORDER_REPLICATE,
-        Scalar::default(),
-    )?;
     let px = |mm: f64| (mm * PATCH_PX_PER_MM).round() as i32;
     let white = channel_percentile(
         &patch,
