@@ -11,6 +11,7 @@ mod message_cli;
 mod message_table;
 mod panel;
 mod vision_cli;
+mod vision_compare;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -4,13 +4,59 @@
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use vision::identifier::{IdentifierKind, ModelThresholds};
 use vision::identify::ReferenceSet;
 use vision::mats::MatLayout;
+use vision::scene::Stress;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum GameName {
     Blitz,
     Duel,
+}
+
+/// `--identifier` values (see `vision::identifier::IdentifierKind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IdentifierArg {
+    /// Colour thumbnails compared by correlation (the classical matcher).
+    Hash,
+    /// ORB keypoints voted per reference.
+    Orb,
+    /// The learned embedding (models/identify).
+    Model,
+    /// Hash and model: agreement names, disagreement abstains.
+    Fused,
+}
+
+impl From<IdentifierArg> for IdentifierKind {
+    fn from(a: IdentifierArg) -> Self {
+        match a {
+            IdentifierArg::Hash => IdentifierKind::Hash,
+            IdentifierArg::Orb => IdentifierKind::Orb,
+            IdentifierArg::Model => IdentifierKind::Model,
+            IdentifierArg::Fused => IdentifierKind::Fused,
+        }
+    }
+}
+
+/// `--hard` values (see `vision::scene::Stress`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HardArg {
+    Glare,
+    Blur,
+    Cover,
+    Tilt45,
+}
+
+impl From<HardArg> for Stress {
+    fn from(a: HardArg) -> Self {
+        match a {
+            HardArg::Glare => Stress::Glare,
+            HardArg::Blur => Stress::Blur,
+            HardArg::Cover => Stress::Cover,
+            HardArg::Tilt45 => Stress::Tilt45,
+        }
+    }
 }
 
 #[derive(clap::Subcommand)]
@@ -70,6 +116,29 @@ pub enum Command {
         /// scanner's own).
         #[arg(long)]
         min_margin: Option<f32>,
+        /// Identifiers, comma-separated; more than one (or --hard/--unknown) prints them side by
+        /// side, each scene scanned by all.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "hash")]
+        identifier: Vec<IdentifierArg>,
+        /// Hard conditions to add, comma-separated: the same seeds' layouts made harder.
+        #[arg(long, value_enum, value_delimiter = ',')]
+        hard: Vec<HardArg>,
+        /// Add the unknown-card condition: every tenth card left out of every identifier's
+        /// references; naming one is wrong.
+        #[arg(long)]
+        unknown: bool,
+        /// Scenes for each hard condition and the unknown-card one.
+        #[arg(long, default_value_t = 200)]
+        hard_scenes: usize,
+        /// The learned identifier's model.
+        #[arg(long, default_value = "models/identify/card_embed.tflite")]
+        model: PathBuf,
+        /// Override the model's tuned minimum cosine to the nearest enrolled card.
+        #[arg(long)]
+        model_min_cosine: Option<f32>,
+        /// Override the model's tuned minimum lead over the runner-up card.
+        #[arg(long)]
+        model_min_gap: Option<f32>,
     },
     /// Render one synthetic scene (image + ground-truth JSON) from a seed.
     RenderScene {
@@ -77,6 +146,9 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         out: PathBuf,
+        /// Make it one of the hard conditions.
+        #[arg(long, value_enum)]
+        hard: Option<HardArg>,
     },
 }
 
@@ -104,8 +176,58 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             json,
             report,
             min_margin,
-        } => eval(game, scenes, seed, json, report, min_margin),
-        Command::RenderScene { seed, out } => render_scene(seed, out),
+            identifier,
+            hard,
+            unknown,
+            hard_scenes,
+            model,
+            model_min_cosine,
+            model_min_gap,
+        } => {
+            if identifier.len() == 1 && hard.is_empty() && !unknown {
+                let eval = Eval {
+                    scenes,
+                    seed,
+                    json,
+                    report,
+                    min_margin,
+                };
+                return eval.run(
+                    game,
+                    identifier[0].into(),
+                    &model,
+                    model_thresholds(model_min_cosine, model_min_gap),
+                );
+            }
+            anyhow::ensure!(
+                report.is_none(),
+                "--report writes one identifier's failure crops: give a single --identifier without --hard/--unknown"
+            );
+            blitz_only(game)?;
+            let mut options = vision::ScannerOptions::default();
+            if let Some(m) = min_margin {
+                options.min_margin = m;
+            }
+            let plan = crate::vision_compare::Plan {
+                identifiers: identifier.into_iter().map(Into::into).collect(),
+                seed,
+                scenes,
+                hard: hard.into_iter().map(Into::into).collect(),
+                unknown,
+                hard_scenes,
+                model,
+                thresholds: model_thresholds(model_min_cosine, model_min_gap),
+                options,
+            };
+            let rows = crate::vision_compare::run(&plan)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                crate::vision_compare::print(&rows);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::RenderScene { seed, out, hard } => render_scene(seed, out, hard),
     }
 }
 
@@ -231,35 +353,72 @@ fn enroll(game: GameName, id: String, refs: PathBuf, image: PathBuf) -> anyhow::
     Ok(ExitCode::SUCCESS)
 }
 
-fn eval(
-    game: GameName,
+fn model_thresholds(min_cosine: Option<f32>, min_gap: Option<f32>) -> ModelThresholds {
+    let tuned = ModelThresholds::default();
+    ModelThresholds {
+        min_cosine: min_cosine.unwrap_or(tuned.min_cosine),
+        min_gap: min_gap.unwrap_or(tuned.min_gap),
+    }
+}
+
+/// One identifier on the standard scenes, with the optional failure report.
+struct Eval {
     scenes: usize,
     seed: u64,
     json: bool,
     report: Option<PathBuf>,
     min_margin: Option<f32>,
-) -> anyhow::Result<ExitCode> {
-    blitz_only(game)?;
-    let cat = blitz::catalogue::Catalogue::demo();
-    let renderer = vision::scene::SceneRenderer::new(&cat)?;
-    let mut options = vision::ScannerOptions::default();
-    if let Some(m) = min_margin {
-        options.min_margin = m;
-    }
-    let scanner = vision::Scanner::new(&cat, options)?;
-    let (s, _) =
-        vision::report::evaluate(&renderer, &scanner, seed, scenes, report.as_deref(), true)?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
-    } else {
+}
+
+impl Eval {
+    fn run(
+        self,
+        game: GameName,
+        kind: IdentifierKind,
+        model: &std::path::Path,
+        thresholds: ModelThresholds,
+    ) -> anyhow::Result<ExitCode> {
+        let Eval {
+            scenes,
+            seed,
+            json,
+            report,
+            min_margin,
+        } = self;
+        blitz_only(game)?;
+        let cat = blitz::catalogue::Catalogue::demo();
+        let renderer = vision::scene::SceneRenderer::new(&cat)?;
+        let mut options = vision::ScannerOptions::default();
+        if let Some(m) = min_margin {
+            options.min_margin = m;
+        }
+        let plan = crate::vision_compare::Plan {
+            identifiers: vec![kind],
+            seed,
+            scenes,
+            hard: Vec::new(),
+            unknown: false,
+            hard_scenes: 0,
+            model: model.to_path_buf(),
+            thresholds,
+            options,
+        };
+        let scanner = crate::vision_compare::scanner_for(kind, &cat, &plan)?;
+        let (s, _) =
+            vision::report::evaluate(&renderer, &scanner, seed, scenes, report.as_deref(), true)?;
+        if json {
+            println!("{}", serde_json::to_string_pretty(&s)?);
+            return Ok(ExitCode::SUCCESS);
+        }
         let pct = |x: f64| format!("{:.2} %", x * 100.0);
         println!(
-            "scenes {} (seeds {}..{}), {} visible cards, {:.1} cards a frame",
+            "scenes {} (seeds {}..{}), {} visible cards, {:.1} cards a frame, identifier {}",
             s.scenes,
             seed,
             seed + scenes as u64,
             s.visible_cards,
-            s.cards_per_frame
+            s.cards_per_frame,
+            kind.name()
         );
         println!("identity accuracy     {}", pct(s.identity_accuracy));
         println!("wrong but confident   {}", pct(s.wrong_confident_rate));
@@ -280,14 +439,24 @@ fn eval(
                 st.median_ms, st.p95_ms
             );
         }
+        if kind != IdentifierKind::Hash {
+            println!(
+                "identifier's added time  {:.2} ms per quad (mean)",
+                s.identifier_extra_ms_per_quad
+            );
+        }
+        Ok(ExitCode::SUCCESS)
     }
-    Ok(ExitCode::SUCCESS)
 }
 
-fn render_scene(seed: u64, out: PathBuf) -> anyhow::Result<ExitCode> {
+fn render_scene(seed: u64, out: PathBuf, hard: Option<HardArg>) -> anyhow::Result<ExitCode> {
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&cat)?;
-    let scene = renderer.render(seed, &Default::default())?;
+    let opts = vision::scene::SceneOptions {
+        stress: hard.map(Into::into),
+        ..Default::default()
+    };
+    let scene = renderer.render(seed, &opts)?;
     std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
     let image = out.join(format!("scene-{seed}.png"));
     vision::sheets::write_png(&image, &scene.image)?;

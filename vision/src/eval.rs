@@ -138,6 +138,9 @@ pub struct Summary {
     pub identify: StageStats,
     pub assign: StageStats,
     pub cards_per_frame: f64,
+    /// Milliseconds the identifier added beyond the classical matcher, per quad identified.
+    #[serde(default)]
+    pub identifier_extra_ms_per_quad: f64,
 }
 
 fn stats(mut v: Vec<f64>) -> StageStats {
@@ -183,6 +186,15 @@ pub fn summarise(outcomes: &[SceneOutcome], first_seed: u64) -> Summary {
         identify: t(&|x| x.identify_ms),
         assign: t(&|x| x.assign_ms),
         cards_per_frame: all_cards as f64 / outcomes.len().max(1) as f64,
+        identifier_extra_ms_per_quad: outcomes
+            .iter()
+            .map(|s| s.timings.identifier_extra_ms)
+            .sum::<f64>()
+            / outcomes
+                .iter()
+                .map(|s| s.timings.quads_identified as f64)
+                .sum::<f64>()
+                .max(1.0),
     }
 }
 
@@ -202,6 +214,28 @@ pub fn run(
         let outcome = compare(&scene.truth, &obs);
         each(&scene, &obs, &outcome)?;
         outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// As [`run`], each scene rendered once and scanned by every scanner (identifiers side by side on
+/// the very same pixels): one list of outcomes per scanner.
+pub fn run_side_by_side(
+    renderer: &SceneRenderer,
+    scanners: &[&Scanner],
+    seed: u64,
+    n: usize,
+    opts: &SceneOptions,
+    mut each: impl FnMut(),
+) -> Result<Vec<Vec<SceneOutcome>>, VisionError> {
+    let mut outcomes = vec![Vec::with_capacity(n); scanners.len()];
+    for i in 0..n as u64 {
+        let scene = renderer.render(seed + i, opts)?;
+        for (scanner, out) in scanners.iter().zip(outcomes.iter_mut()) {
+            let obs = scanner.scan(&scene.image, i)?;
+            out.push(compare(&scene.truth, &obs));
+        }
+        each();
     }
     Ok(outcomes)
 }

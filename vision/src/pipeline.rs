@@ -4,6 +4,7 @@ use crate::calibrate;
 use crate::detect::{card_sized, find_holes, DetectOptions};
 use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
+use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
 use crate::types::*;
@@ -62,6 +63,7 @@ pub struct Scanner {
     sides: std::collections::HashMap<String, Option<bool>>,
     pub options: ScannerOptions,
     layouts: Vec<MatLayout>,
+    identifier: Identifier,
 }
 
 struct Found {
@@ -105,7 +107,18 @@ impl Scanner {
             frontline,
             options,
             layouts: MatLayout::all(),
+            identifier: Identifier::Hash,
         }
+    }
+
+    /// Names cards with `identifier` instead of the classical matcher alone.
+    pub fn with_identifier(mut self, identifier: Identifier) -> Scanner {
+        self.identifier = identifier;
+        self
+    }
+
+    pub fn identifier(&self) -> &Identifier {
+        &self.identifier
     }
 
     /// A scanner for any game's printed faces: `refs` from [`crate::face::render_design`] faces,
@@ -125,14 +138,17 @@ impl Scanner {
                 ..options
             },
             layouts,
+            identifier: Identifier::Hash,
         }
     }
 
     /// Matches one frame hole against the references; `None` when nothing could be compared.
+    /// `extra_ms` gathers the time the chosen identifier spends beyond the classical matcher.
     fn identify_quad(
         &self,
         image: &Mat,
         hole: &[[f64; 2]; 4],
+        extra_ms: &mut f64,
     ) -> Result<Option<Found>, VisionError> {
         let rolls = hole_patches(image, hole)?;
         let Some(m) = self.refs.best_match(&rolls) else {
@@ -144,20 +160,37 @@ impl Scanner {
         let cut_off = m.layout.is_some_and(|l| l < self.options.min_layout);
         let covered = m.worst_tile > self.options.covered_tile_error || cut_off;
         let margin = m.score - m.runner_up;
-        let named = !cut_off
-            && m.score >= self.options.min_score
+        let named = m.score >= self.options.min_score
             && margin >= self.options.min_margin
             && m.rotation_agrees;
-        // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
-        let confidence = if named {
-            (margin / 0.25).clamp(0.0, 1.0)
+        let hash = if named {
+            Verdict {
+                card: Some(self.refs.refs[m.best].card.clone()),
+                // The winner's lead over the best other card, scaled so a lead of 0.25 is certain.
+                confidence: (margin / 0.25).clamp(0.0, 1.0),
+            }
         } else {
-            0.0
+            Verdict::abstain()
         };
+        let t = Instant::now();
+        let card_px = corners.map(|p| [p[0] as f32, p[1] as f32]);
+        let verdict = match &self.identifier {
+            Identifier::Hash => hash,
+            Identifier::Orb(orb) => orb.identify(image, &card_px)?,
+            Identifier::Model(learned) => learned.identify(image, &card_px)?,
+            Identifier::Fused(learned) => {
+                fuse(hash, &learned.assess(image, &card_px)?, &learned.thresholds)
+            }
+        };
+        if !matches!(self.identifier, Identifier::Hash) {
+            *extra_ms += ms(t);
+        }
+        // A quad that is not all of the card is never named, whoever would name it.
+        let verdict = if cut_off { Verdict::abstain() } else { verdict };
         Ok(Some(Found {
             corners,
-            card: named.then(|| self.refs.refs[m.best].card.clone()),
-            confidence,
+            card: verdict.card,
+            confidence: verdict.confidence,
             covered,
         }))
     }
@@ -183,8 +216,11 @@ impl Scanner {
 
         let t = Instant::now();
         let mut found = Vec::with_capacity(holes.len());
+        let mut extra_ms = 0.0;
+        let mut quads = 0u32;
         for hole in &holes {
-            let outer = self.identify_quad(image, &hole.points)?;
+            quads += 1;
+            let outer = self.identify_quad(image, &hole.points, &mut extra_ms)?;
             if outer.as_ref().is_some_and(|f| f.card.is_some()) || hole.inner.is_empty() {
                 found.extend(outer);
                 continue;
@@ -192,8 +228,9 @@ impl Scanner {
             // Not a card: perhaps the merged margins of overlapping cards; try what lies inside.
             let mut inner = Vec::new();
             for q in &hole.inner {
+                quads += 1;
                 inner.extend(
-                    self.identify_quad(image, &q.points)?
+                    self.identify_quad(image, &q.points, &mut extra_ms)?
                         .filter(|f| f.card.is_some()),
                 );
             }
@@ -204,6 +241,8 @@ impl Scanner {
             }
         }
         timings.identify_ms = ms(t);
+        timings.identifier_extra_ms = extra_ms;
+        timings.quads_identified = quads;
 
         let t = Instant::now();
         // Two markers on one edge leave the rest of the mat to extrapolation, a whole row or column

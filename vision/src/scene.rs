@@ -55,6 +55,9 @@ pub struct SceneParams {
     pub noise_sigma: f64,
     pub jpeg_quality: i32,
     pub hand: bool,
+    /// The hard condition laid over the scene, if any.
+    #[serde(default)]
+    pub stress: Option<Stress>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,6 +100,37 @@ pub struct SceneOptions {
     pub hand: Option<bool>,
     /// Chance that a cell holds a card (default: drawn from 0.6..1.0 per scene).
     pub occupancy: Option<f64>,
+    /// Make the scene harder in one way (issue 8's hard conditions); the layout stays the seed's.
+    pub stress: Option<Stress>,
+}
+
+/// A hard condition laid over a seed's scene: the cards and where they lie stay the same as without
+/// it, only the camera or what lies on the cards changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stress {
+    /// Two to four strong glare spots, each on a card (a lamp reflected in the cards' gloss).
+    Glare,
+    /// Heavy motion blur and defocus together.
+    Blur,
+    /// A token or die (7–15 mm radius, up to 18 % of the picture) on most cards, inside the frame:
+    /// the card must still be named.
+    Cover,
+    /// The camera at 45° from straight down, the steepest the product supports.
+    Tilt45,
+}
+
+impl Stress {
+    pub const ALL: [Stress; 4] = [Stress::Glare, Stress::Blur, Stress::Cover, Stress::Tilt45];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stress::Glare => "glare",
+            Stress::Blur => "blur",
+            Stress::Cover => "cover",
+            Stress::Tilt45 => "tilt45",
+        }
+    }
 }
 
 /// One card of a given layout: where it lies and how it is turned.
@@ -191,7 +225,25 @@ impl SceneRenderer {
                 let drawn = rng.random_bool(0.2);
                 opts.hand.unwrap_or(drawn)
             },
+            stress: None,
         }
+    }
+
+    /// The seed's camera made harder; drawn from its own stream so the layout stays the seed's.
+    fn stressed(mut p: SceneParams, stress: Option<Stress>) -> SceneParams {
+        p.stress = stress;
+        let mut rng = ChaCha8Rng::seed_from_u64(p.seed ^ STRESS_STREAM);
+        match stress {
+            None | Some(Stress::Cover) => {}
+            // The glare itself is painted on cards (see `draw_glare`); the camera's own stays.
+            Some(Stress::Glare) => {}
+            Some(Stress::Blur) => {
+                p.motion_blur_px = rng.random_range(4.0..6.0);
+                p.defocus_sigma = rng.random_range(1.2..1.8);
+            }
+            Some(Stress::Tilt45) => p.tilt_deg = 45.0,
+        }
+        p
     }
 
     /// Chooses a legal-looking position: front-line cards sideways on row 3, Allied cards upright on
@@ -370,7 +422,7 @@ impl SceneRenderer {
 
     pub fn render(&self, seed: u64, opts: &SceneOptions) -> Result<Scene, VisionError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let params = self.draw_params(seed, &mut rng, opts);
+        let params = Self::stressed(self.draw_params(seed, &mut rng, opts), opts.stress);
         let layout_mat = MatLayout::blitz(params.cols);
         let (grid_w, grid_h) = (layout_mat.width_mm(), layout_mat.height_mm());
         let s = TABLE_PX_PER_MM;
@@ -406,6 +458,22 @@ impl SceneRenderer {
                 geometry::apply(&mm_to_table, p.centre_mm),
                 p.angle_deg,
             )?);
+        }
+        if opts.stress == Some(Stress::Cover) {
+            let mut tokens = ChaCha8Rng::seed_from_u64(seed ^ STRESS_STREAM);
+            for (i, poly) in polygons.iter().enumerate() {
+                let on_top = !placed.iter().any(|q| q.on_top_of == Some(i));
+                if on_top && tokens.random_bool(0.7) {
+                    draw_token(&mut tokens, &mut table, poly)?;
+                }
+            }
+        }
+        if opts.stress == Some(Stress::Glare) && !polygons.is_empty() {
+            let mut glare = ChaCha8Rng::seed_from_u64(seed ^ STRESS_STREAM);
+            for _ in 0..glare.random_range(2..5) {
+                let on = &polygons[glare.random_range(0..polygons.len())];
+                draw_glare(&mut glare, &mut table, on)?;
+            }
         }
         let hand = if params.hand {
             Some(draw_hand(&mut rng, &mut table)?)
@@ -587,6 +655,74 @@ pub fn background(
         }
     }
     Ok(img)
+}
+
+/// Seeds the stress draws apart from the scene's own stream.
+const STRESS_STREAM: u64 = 0x5752_4553_5321;
+
+/// A round token or die lying inside a card's frame hole (`poly`: the card's table-px corners from its
+/// own top-left), so the frame stays whole and the card must still be named.
+fn draw_token(
+    rng: &mut ChaCha8Rng,
+    table: &mut Mat,
+    poly: &[[f64; 2]; 4],
+) -> Result<(), VisionError> {
+    use crate::face::HOLE_INSET_MM;
+    let radius_mm = rng.random_range(7.0..15.0);
+    let margin = HOLE_INSET_MM + radius_mm;
+    let (u, v) = (
+        rng.random_range(margin..CARD_W_MM - margin) / CARD_W_MM,
+        rng.random_range(margin..CARD_H_MM - margin) / CARD_H_MM,
+    );
+    // The card is a rotated rectangle on the table: a point is its corners' bilinear mix.
+    let lerp =
+        |a: [f64; 2], b: [f64; 2], t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    let centre = lerp(lerp(poly[0], poly[1], u), lerp(poly[3], poly[2], u), v);
+    let px_per_mm = crate::detect::dist(poly[0], poly[1]) / CARD_W_MM;
+    let r = (radius_mm * px_per_mm).round() as i32;
+    let colours = [
+        Scalar::new(40.0, 40.0, 200.0, 0.0),
+        Scalar::new(30.0, 30.0, 30.0, 0.0),
+        Scalar::new(235.0, 235.0, 235.0, 0.0),
+        Scalar::new(40.0, 200.0, 230.0, 0.0),
+        Scalar::new(160.0, 90.0, 30.0, 0.0),
+    ];
+    let colour = colours[rng.random_range(0..colours.len())];
+    let at = Point::new(centre[0].round() as i32, centre[1].round() as i32);
+    imgproc::circle(table, at, r, colour, -1, imgproc::LINE_AA, 0)?;
+    let rim = Scalar::new(colour[0] * 0.55, colour[1] * 0.55, colour[2] * 0.55, 0.0);
+    imgproc::circle(table, at, r, rim, (r / 8).max(1), imgproc::LINE_AA, 0)?;
+    Ok(())
+}
+
+/// A lamp's reflection on a card: a bright Gaussian spot (15–35 mm radius) somewhere on it.
+fn draw_glare(
+    rng: &mut ChaCha8Rng,
+    table: &mut Mat,
+    poly: &[[f64; 2]; 4],
+) -> Result<(), VisionError> {
+    let (u, v) = (rng.random_range(0.15..0.85), rng.random_range(0.15..0.85));
+    let lerp =
+        |a: [f64; 2], b: [f64; 2], t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    let centre = lerp(lerp(poly[0], poly[1], u), lerp(poly[3], poly[2], u), v);
+    let px_per_mm = crate::detect::dist(poly[0], poly[1]) / CARD_W_MM;
+    let r = rng.random_range(15.0..35.0) * px_per_mm;
+    let strength = rng.random_range(150.0..230.0);
+    let (w, h) = (table.cols(), table.rows());
+    let reach = (2.5 * r).ceil() as i32;
+    let (cx, cy) = (centre[0].round() as i32, centre[1].round() as i32);
+    let data = table.data_bytes_mut()?;
+    for y in (cy - reach).max(0)..(cy + reach).min(h) {
+        for x in (cx - reach).max(0)..(cx + reach).min(w) {
+            let d2 = ((x as f64 - centre[0]).powi(2) + (y as f64 - centre[1]).powi(2)) / (r * r);
+            let add = strength * (-d2).exp();
+            for k in 0..3 {
+                let i = ((y * w + x) * 3 + k) as usize;
+                data[i] = (data[i] as f64 + add).min(255.0) as u8;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A hand on a sleeve reaching in from the near edge or a side; returns its mask.

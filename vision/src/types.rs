@@ -129,6 +129,12 @@ pub struct Timings {
     pub identify_ms: f64,
     pub assign_ms: f64,
     pub total_ms: f64,
+    /// Of `identify_ms`, the time the chosen identifier spent beyond the classical matcher (ORB or
+    /// the model's warp and run), and on how many quads.
+    #[serde(default)]
+    pub identifier_extra_ms: f64,
+    #[serde(default)]
+    pub quads_identified: u32,
 }
 
 /// Everything the pipeline says about one frame.

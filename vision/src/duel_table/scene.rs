@@ -168,6 +168,7 @@ impl DuelSceneRenderer {
                 let drawn = rng.random_bool(0.2);
                 o.hand.unwrap_or(drawn && !gentle)
             },
+            stress: None,
         }
     }
 

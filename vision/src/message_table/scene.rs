@@ -205,6 +205,7 @@ impl MessageSceneRenderer {
             noise_sigma: 0.0,
             jpeg_quality: 90,
             hand: false,
+            stress: None,
         }
     }
 

@@ -1,0 +1,209 @@
+//! `arbiter eval-vision --identifier …` with several identifiers or conditions (issue 8): each scene is
+//! rendered once and scanned by every identifier, so the columns compare the very same pixels. The
+//! conditions are the standard scenes, the hard ones (glare, blur, cover, 45° tilt: the same seeds'
+//! layouts made harder) and unknown cards (every tenth catalogue card left out of every identifier's
+//! references: naming one of those is a wrong answer).
+
+use anyhow::Context;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use vision::eval::{summarise, SceneOutcome, Summary};
+use vision::identifier::{Identifier, IdentifierKind, Learned, ModelThresholds};
+use vision::identify::ReferenceSet;
+use vision::orb::OrbIndex;
+use vision::scene::{SceneOptions, SceneRenderer, Stress};
+use vision::{Scanner, ScannerOptions};
+
+/// What to compare.
+pub struct Plan {
+    pub identifiers: Vec<IdentifierKind>,
+    pub seed: u64,
+    pub scenes: usize,
+    pub hard: Vec<Stress>,
+    pub unknown: bool,
+    /// Scenes for each hard condition and for the unknown-card one.
+    pub hard_scenes: usize,
+    pub model: PathBuf,
+    pub thresholds: ModelThresholds,
+    pub options: ScannerOptions,
+}
+
+/// One identifier under one condition.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    pub condition: String,
+    pub identifier: &'static str,
+    pub summary: Summary,
+    /// Unknown-card condition only: the share of visible left-out cards that got a name.
+    pub unknown_named: Option<f64>,
+}
+
+/// Every tenth card (catalogue order) plays the card nobody enrolled.
+fn left_out(cat: &blitz::catalogue::Catalogue) -> HashSet<String> {
+    cat.cards
+        .iter()
+        .skip(5)
+        .step_by(10)
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+fn scanner(
+    kind: IdentifierKind,
+    cat: &blitz::catalogue::Catalogue,
+    faces: &[(&str, &opencv::core::Mat)],
+    plan: &Plan,
+) -> anyhow::Result<Scanner> {
+    let refs = ReferenceSet::from_faces(faces.iter().copied())?;
+    let learned = || -> anyhow::Result<Learned> {
+        let mut learned = Learned::load(&plan.model, faces.iter().copied()).with_context(|| {
+            format!(
+                "loading the learned identifier {} (train it with models/identify/train.py)",
+                plan.model.display()
+            )
+        })?;
+        learned.thresholds = plan.thresholds;
+        Ok(learned)
+    };
+    let identifier = match kind {
+        IdentifierKind::Hash => Identifier::Hash,
+        IdentifierKind::Orb => Identifier::Orb(OrbIndex::from_faces(faces.iter().copied())?),
+        IdentifierKind::Model => Identifier::Model(learned()?),
+        IdentifierKind::Fused => Identifier::Fused(learned()?),
+    };
+    Ok(Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier))
+}
+
+/// A scanner with every catalogue card enrolled, naming cards with `kind`.
+pub fn scanner_for(
+    kind: IdentifierKind,
+    cat: &blitz::catalogue::Catalogue,
+    plan: &Plan,
+) -> anyhow::Result<Scanner> {
+    let faces = vision::distinct::blitz_faces(&cat.cards)?;
+    let all: Vec<(&str, &opencv::core::Mat)> =
+        faces.iter().map(|(id, m)| (id.as_str(), m)).collect();
+    scanner(kind, cat, &all, plan)
+}
+
+pub fn run(plan: &Plan) -> anyhow::Result<Vec<Row>> {
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = SceneRenderer::new(&cat)?;
+    let faces = vision::distinct::blitz_faces(&cat.cards)?;
+    let all: Vec<(&str, &opencv::core::Mat)> =
+        faces.iter().map(|(id, m)| (id.as_str(), m)).collect();
+    let unknown = left_out(&cat);
+    let known: Vec<(&str, &opencv::core::Mat)> = all
+        .iter()
+        .copied()
+        .filter(|(id, _)| !unknown.contains(*id))
+        .collect();
+
+    let mut conditions: Vec<(String, SceneOptions, usize, bool)> = vec![(
+        "standard".into(),
+        SceneOptions::default(),
+        plan.scenes,
+        false,
+    )];
+    for &stress in &plan.hard {
+        let opts = SceneOptions {
+            stress: Some(stress),
+            ..Default::default()
+        };
+        conditions.push((stress.name().into(), opts, plan.hard_scenes, false));
+    }
+    if plan.unknown {
+        conditions.push((
+            "unknown".into(),
+            SceneOptions::default(),
+            plan.hard_scenes,
+            true,
+        ));
+    }
+    let total: usize = conditions.iter().map(|c| c.2).sum();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} scenes  {elapsed} (eta {eta})  {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+
+    let mut rows = Vec::new();
+    for (name, opts, scenes, leave_out) in conditions {
+        bar.set_message(name.clone());
+        let faces = if leave_out { &known } else { &all };
+        let scanners = plan
+            .identifiers
+            .iter()
+            .map(|&kind| scanner(kind, &cat, faces, plan))
+            .collect::<anyhow::Result<Vec<Scanner>>>()?;
+        let refs: Vec<&Scanner> = scanners.iter().collect();
+        let outcomes =
+            vision::eval::run_side_by_side(&renderer, &refs, plan.seed, scenes, &opts, || {
+                bar.inc(1)
+            })?;
+        for (&kind, outcomes) in plan.identifiers.iter().zip(&outcomes) {
+            rows.push(Row {
+                condition: name.clone(),
+                identifier: kind.name(),
+                summary: summarise(outcomes, plan.seed),
+                unknown_named: leave_out.then(|| named_share(outcomes, &unknown)),
+            });
+        }
+    }
+    bar.finish_and_clear();
+    Ok(rows)
+}
+
+/// Of the visible cards in `cards`, the share that got any name.
+fn named_share(outcomes: &[SceneOutcome], cards: &HashSet<String>) -> f64 {
+    let of: Vec<bool> = outcomes
+        .iter()
+        .flat_map(|s| s.cards.iter())
+        .filter(|c| !c.covered && cards.contains(&c.truth))
+        .map(|c| c.got.is_some())
+        .collect();
+    of.iter().filter(|&&named| named).count() as f64 / of.len().max(1) as f64
+}
+
+pub fn print(rows: &[Row]) {
+    println!(
+        "{:<9} {:<6} {:>6} {:>7} {:>9} {:>10} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}",
+        "condition",
+        "ident",
+        "scenes",
+        "cards",
+        "identity",
+        "wrong-conf",
+        "abstain",
+        "missed",
+        "orient",
+        "board",
+        "+ms/quad",
+        "identify ms"
+    );
+    let pct = |x: f64| format!("{:.2}%", x * 100.0);
+    for r in rows {
+        let s = &r.summary;
+        println!(
+            "{:<9} {:<6} {:>6} {:>7} {:>9} {:>10} {:>8} {:>8} {:>8} {:>8} {:>9.2} {:>10.2}{}",
+            r.condition,
+            r.identifier,
+            s.scenes,
+            s.visible_cards,
+            pct(s.identity_accuracy),
+            format!("{:.3}%", s.wrong_confident_rate * 100.0),
+            pct(s.abstain_rate),
+            pct(s.missed_rate),
+            pct(s.orientation_accuracy),
+            pct(s.whole_board_exact),
+            s.identifier_extra_ms_per_quad,
+            s.identify.median_ms,
+            r.unknown_named
+                .map(|u| format!("  unknown cards named {}", pct(u)))
+                .unwrap_or_default()
+        );
+    }
+}
