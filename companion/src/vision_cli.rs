@@ -109,7 +109,8 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         json: bool,
-        /// Also write failure crops, an accuracy chart and summary.json here.
+        /// Also write failure crops, an accuracy chart and summary.json here (side by side: failure
+        /// crops and a list per condition).
         #[arg(long)]
         report: Option<PathBuf>,
         /// Abstain unless the winner leads the best other card by this much (default: the
@@ -199,10 +200,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     model_thresholds(model_min_cosine, model_min_gap),
                 );
             }
-            anyhow::ensure!(
-                report.is_none(),
-                "--report writes one identifier's failure crops: give a single --identifier without --hard/--unknown"
-            );
             blitz_only(game)?;
             let mut options = vision::ScannerOptions::default();
             if let Some(m) = min_margin {
@@ -218,6 +215,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 model,
                 thresholds: model_thresholds(model_min_cosine, model_min_gap),
                 options,
+                crops: report,
             };
             let rows = crate::vision_compare::run(&plan)?;
             if json {
@@ -402,6 +400,7 @@ impl Eval {
             model: model.to_path_buf(),
             thresholds,
             options,
+            crops: None,
         };
         let scanner = crate::vision_compare::scanner_for(kind, &cat, &plan)?;
         let (s, _) =

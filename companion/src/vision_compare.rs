@@ -12,6 +12,7 @@ use vision::eval::{summarise, SceneOutcome, Summary};
 use vision::identifier::{Identifier, IdentifierKind, Learned, ModelThresholds};
 use vision::identify::ReferenceSet;
 use vision::orb::OrbIndex;
+use vision::report::{crop_failure, is_failure};
 use vision::scene::{SceneOptions, SceneRenderer, Stress};
 use vision::{Scanner, ScannerOptions};
 
@@ -27,7 +28,11 @@ pub struct Plan {
     pub model: PathBuf,
     pub thresholds: ModelThresholds,
     pub options: ScannerOptions,
+    /// Write failure crops here: up to [`CROPS_EACH`] per condition and identifier.
+    pub crops: Option<PathBuf>,
 }
+
+pub const CROPS_EACH: usize = 24;
 
 /// One identifier under one condition.
 #[derive(Debug, Serialize)]
@@ -121,6 +126,9 @@ pub fn run(plan: &Plan) -> anyhow::Result<Vec<Row>> {
             true,
         ));
     }
+    if let Some(dir) = &plan.crops {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
     let total: usize = conditions.iter().map(|c| c.2).sum();
     let bar = indicatif::ProgressBar::new(total as u64);
     bar.set_style(
@@ -140,10 +148,42 @@ pub fn run(plan: &Plan) -> anyhow::Result<Vec<Row>> {
             .map(|&kind| scanner(kind, &cat, faces, plan))
             .collect::<anyhow::Result<Vec<Scanner>>>()?;
         let refs: Vec<&Scanner> = scanners.iter().collect();
-        let outcomes =
-            vision::eval::run_side_by_side(&renderer, &refs, plan.seed, scenes, &opts, || {
-                bar.inc(1)
-            })?;
+        let mut written = vec![0usize; scanners.len()];
+        let mut labels = Vec::new();
+        let outcomes = vision::eval::run_side_by_side(
+            &renderer,
+            &refs,
+            plan.seed,
+            scenes,
+            &opts,
+            |scene, outcomes| {
+                bar.inc(1);
+                let Some(dir) = &plan.crops else {
+                    return Ok(());
+                };
+                for (k, outcome) in outcomes.iter().enumerate() {
+                    let failed = outcome.cards.iter().filter(|c| is_failure(c));
+                    for c in failed.take(CROPS_EACH - written[k].min(CROPS_EACH)) {
+                        let crop = crop_failure(&scene.image, outcome.seed, c)?;
+                        let name = format!(
+                            "{name}-{}-{:03}-seed{}.png",
+                            plan.identifiers[k].name(),
+                            written[k],
+                            outcome.seed
+                        );
+                        vision::sheets::write_png(&dir.join(&name), &crop.image)?;
+                        labels.push(format!("{name}: {}", crop.label));
+                        written[k] += 1;
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        if let Some(dir) = &plan.crops {
+            let path = dir.join(format!("{name}-failures.txt"));
+            std::fs::write(&path, labels.join("\n") + "\n")
+                .with_context(|| path.display().to_string())?;
+        }
         for (&kind, outcomes) in plan.identifiers.iter().zip(&outcomes) {
             rows.push(Row {
                 condition: name.clone(),

@@ -104,6 +104,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hash_wrong = quads.iter().filter(|q| is_wrong(q, &q.hash)).count();
     let hash_strangers = strangers.iter().filter(|q| q.hash.is_some()).count();
     println!("hash: right {hash_right}, wrong {hash_wrong}; {} quads on unknown cards, {hash_strangers} named", strangers.len());
+    // How close the model comes to naming wrongly, before any threshold.
+    let quantiles = |mut v: Vec<f32>| -> String {
+        v.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| v.get(((v.len().max(1) - 1) as f64 * q).round() as usize).copied().unwrap_or(f32::NAN);
+        format!("n {} median {:.3} p99 {:.3} max {:.3}", v.len(), at(0.5), at(0.99), at(1.0))
+    };
+    let wrong_nearest = |q: &&Quad| match (&q.truth, &q.model) {
+        (Some((t, _)), Some((m, _, _))) => t != m,
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    let cos = |q: &Quad| q.model.as_ref().map_or(-1.0, |m| m.1);
+    let gap = |q: &Quad| q.model.as_ref().map_or(-1.0, |m| m.2);
+    println!("unknown cards, cosine: {}", quantiles(strangers.iter().map(cos).collect()));
+    println!("wrong nearest, cosine: {}", quantiles(quads.iter().filter(wrong_nearest).map(cos).collect()));
+    println!("wrong nearest, lead:   {}", quantiles(quads.iter().filter(wrong_nearest).map(gap).collect()));
+    let right_visible = |q: &&Quad| !wrong_nearest(q) && q.truth.as_ref().is_some_and(|t| t.1);
+    println!("right, visible, cosine: {}", quantiles(quads.iter().filter(right_visible).map(cos).collect()));
+    println!("right, visible, lead:   {}", quantiles(quads.iter().filter(right_visible).map(gap).collect()));
     println!(
         "{:>8} {:>8} {:>12} {:>12} {:>12} {:>12} {:>14} {:>14}",
         "min_cos",
@@ -115,8 +134,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "model unknown",
         "fused unknown"
     );
-    for min_cosine in [0.6, 0.7, 0.75, 0.8, 0.85, 0.9] {
-        for min_gap in [0.02, 0.05, 0.08, 0.12, 0.16, 0.2, 0.3] {
+    for min_cosine in [0.4, 0.5, 0.6, 0.7, 0.75, 0.8] {
+        for min_gap in [0.0, 0.02, 0.05, 0.1, 0.2] {
             let t = ModelThresholds {
                 min_cosine,
                 min_gap,

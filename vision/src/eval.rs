@@ -226,16 +226,20 @@ pub fn run_side_by_side(
     seed: u64,
     n: usize,
     opts: &SceneOptions,
-    mut each: impl FnMut(),
+    mut each: impl FnMut(&Scene, &[SceneOutcome]) -> Result<(), VisionError>,
 ) -> Result<Vec<Vec<SceneOutcome>>, VisionError> {
     let mut outcomes = vec![Vec::with_capacity(n); scanners.len()];
     for i in 0..n as u64 {
         let scene = renderer.render(seed + i, opts)?;
-        for (scanner, out) in scanners.iter().zip(outcomes.iter_mut()) {
+        let mut these = Vec::with_capacity(scanners.len());
+        for scanner in scanners {
             let obs = scanner.scan(&scene.image, i)?;
-            out.push(compare(&scene.truth, &obs));
+            these.push(compare(&scene.truth, &obs));
         }
-        each();
+        each(&scene, &these)?;
+        for (out, outcome) in outcomes.iter_mut().zip(these) {
+            out.push(outcome);
+        }
     }
     Ok(outcomes)
 }

@@ -173,20 +173,40 @@ impl Scanner {
             Verdict::abstain()
         };
         let t = Instant::now();
-        let card_px = corners.map(|p| [p[0] as f32, p[1] as f32]);
+        let px = |c: &[[f64; 2]; 4]| c.map(|p| [p[0] as f32, p[1] as f32]);
+        let mut corners = corners;
         let verdict = match &self.identifier {
             Identifier::Hash => hash,
-            Identifier::Orb(orb) => orb.identify(image, &card_px)?,
-            Identifier::Model(learned) => learned.identify(image, &card_px)?,
-            Identifier::Fused(learned) => {
-                fuse(hash, &learned.assess(image, &card_px)?, &learned.thresholds)
+            Identifier::Orb(orb) => orb.identify(image, &px(&corners))?,
+            Identifier::Model(learned) | Identifier::Fused(learned) => {
+                let mut seen = learned.assess(image, &px(&corners))?;
+                // The rotation comes from the layout all faces share; when the classical matcher
+                // could not name the card (a token over its header, say), that may be 180° off:
+                // the model also looks at the card turned round and keeps the closer match.
+                if hash.card.is_none() {
+                    if let Some((turned, _)) = card_corners(hole, (m.roll + 2) % 4)? {
+                        let other = learned.assess(image, &px(&turned))?;
+                        let cosine = |a: &crate::identifier::Assessment| a.as_ref().map_or(-1.0, |a| a.1);
+                        if cosine(&other) > cosine(&seen) {
+                            seen = other;
+                            corners = turned;
+                        }
+                    }
+                }
+                if matches!(self.identifier, Identifier::Fused(_)) {
+                    fuse(hash, &seen, &learned.thresholds)
+                } else {
+                    learned.verdict(&seen)
+                }
             }
         };
         if !matches!(self.identifier, Identifier::Hash) {
             *extra_ms += ms(t);
         }
-        // A quad that is not all of the card is never named, whoever would name it.
-        let verdict = if cut_off { Verdict::abstain() } else { verdict };
+        // A quad that is not all of the card (its layout unlike the winner's) is not named by the
+        // identifiers that cannot tell: the model can, its cosine falls on a cut-off crop.
+        let vetoed = cut_off && matches!(self.identifier, Identifier::Hash | Identifier::Orb(_));
+        let verdict = if vetoed { Verdict::abstain() } else { verdict };
         Ok(Some(Found {
             corners,
             card: verdict.card,

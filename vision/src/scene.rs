@@ -113,8 +113,8 @@ pub enum Stress {
     Glare,
     /// Heavy motion blur and defocus together.
     Blur,
-    /// A token or die (7–15 mm radius, up to 18 % of the picture) on most cards, inside the frame:
-    /// the card must still be named.
+    /// A token or die (12–22 mm across, up to 10 % of the frame's hole) on 70 % of the cards,
+    /// inside the frame: the card must still be named.
     Cover,
     /// The camera at 45° from straight down, the steepest the product supports.
     Tilt45,
@@ -668,7 +668,7 @@ fn draw_token(
     poly: &[[f64; 2]; 4],
 ) -> Result<(), VisionError> {
     use crate::face::HOLE_INSET_MM;
-    let radius_mm = rng.random_range(7.0..15.0);
+    let radius_mm = rng.random_range(6.0..11.0);
     let margin = HOLE_INSET_MM + radius_mm;
     let (u, v) = (
         rng.random_range(margin..CARD_W_MM - margin) / CARD_W_MM,
