@@ -68,10 +68,17 @@ pub struct PlayArgs {
     /// The table has the printed ArUco play-mat (otherwise the grid is fitted from the front line).
     #[arg(long)]
     pub mat: bool,
+    #[command(flatten)]
+    pub identifier: crate::vision_cli::IdentifierChoice,
 }
 
 /// Opens a frame source named like camera:0, video:game.mp4 or images:frames/.
-fn open_source(spec: &str, mat: bool, cols: u8) -> anyhow::Result<Box<dyn Feed>> {
+fn open_source(
+    spec: &str,
+    mat: bool,
+    cols: u8,
+    identifier: &crate::vision_cli::IdentifierChoice,
+) -> anyhow::Result<Box<dyn Feed>> {
     let (kind, arg) = spec.split_once(':').with_context(|| {
         format!("--source {spec:?}: expected camera:N, video:PATH or images:PATH")
     })?;
@@ -83,7 +90,8 @@ fn open_source(spec: &str, mat: bool, cols: u8) -> anyhow::Result<Box<dyn Feed>>
         cols,
         ..vision::ScannerOptions::default()
     };
-    let scanner = vision::Scanner::new(&Catalogue::demo(), options)?;
+    let scanner =
+        vision::Scanner::new(&Catalogue::demo(), options)?.with_identifier(identifier.load()?);
     let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
     // Read the first frame now: a source that cannot deliver is an error before any game is written.
     let first = match feed.poll() {
@@ -248,7 +256,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
     let early_cols = if args.players.len() == 4 { 5 } else { 4 };
     let mut feed = match (&args.source, &args.resume) {
-        (Some(s), None) => Some(open_source(s, args.mat, early_cols)?),
+        (Some(s), None) => Some(open_source(s, args.mat, early_cols, &args.identifier)?),
         _ => None,
     };
     let session = match &args.resume {
@@ -280,7 +288,12 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if let (Some(s), Some(_)) = (&args.source, &args.resume) {
-        feed = Some(open_source(s, args.mat, runner_cols(&session))?);
+        feed = Some(open_source(
+            s,
+            args.mat,
+            runner_cols(&session),
+            &args.identifier,
+        )?);
     }
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if args.headless || !display_present() {

@@ -59,6 +59,27 @@ impl From<HardArg> for Stress {
     }
 }
 
+/// Which identifier names the cards of a live or scanned table.
+#[derive(clap::Args, Clone, Debug)]
+pub struct IdentifierChoice {
+    /// hash (classical), orb, model (learned) or fused (classical checked by the model).
+    #[arg(long, value_enum, default_value = "hash")]
+    pub identifier: IdentifierArg,
+    /// The learned identifier's model (for model and fused).
+    #[arg(long, default_value = "models/identify/card_embed.tflite")]
+    pub model: PathBuf,
+}
+
+impl IdentifierChoice {
+    pub fn load(&self) -> anyhow::Result<vision::identifier::Identifier> {
+        crate::vision_compare::blitz_identifier(
+            self.identifier.into(),
+            &self.model,
+            ModelThresholds::default(),
+        )
+    }
+}
+
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Write printable card faces (one PNG per card, 63×88 mm at 300 dpi), A4 sheets and ArUco mats.
@@ -84,6 +105,8 @@ pub enum Command {
         /// Print JSON (the default output is a short table).
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        identifier: IdentifierChoice,
         #[arg(required = true)]
         images: Vec<PathBuf>,
     },
@@ -162,8 +185,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             players,
             refs,
             json,
+            identifier,
             images,
-        } => scan(game, mat, players, refs, json, images),
+        } => scan(game, mat, players, refs, json, &identifier, images),
         Command::Enroll {
             game,
             id,
@@ -252,10 +276,22 @@ fn print(game: GameName, out: PathBuf) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn scanner(mat: bool, players: u8, refs: Option<PathBuf>) -> anyhow::Result<vision::Scanner> {
+fn scanner(
+    mat: bool,
+    players: u8,
+    refs: Option<PathBuf>,
+    identifier: &IdentifierChoice,
+) -> anyhow::Result<vision::Scanner> {
     let cat = blitz::catalogue::Catalogue::demo();
     let mut set = ReferenceSet::from_catalogue(&cat.cards)?;
     if let Some(path) = refs {
+        // `enroll` keeps the classical descriptors only; the model would not know those cards and
+        // the fused identifier would refuse every one of them.
+        anyhow::ensure!(
+            identifier.identifier == IdentifierArg::Hash,
+            "--refs {}: enrolled references are known to --identifier hash only",
+            path.display()
+        );
         set.extend(ReferenceSet::load(&path)?.refs);
     }
     let options = vision::ScannerOptions {
@@ -263,7 +299,7 @@ fn scanner(mat: bool, players: u8, refs: Option<PathBuf>) -> anyhow::Result<visi
         cols: if players >= 4 { 5 } else { 4 },
         ..Default::default()
     };
-    Ok(vision::Scanner::with_refs(&cat, set, options))
+    Ok(vision::Scanner::with_refs(&cat, set, options).with_identifier(identifier.load()?))
 }
 
 fn scan(
@@ -272,10 +308,11 @@ fn scan(
     players: u8,
     refs: Option<PathBuf>,
     json: bool,
+    identifier: &IdentifierChoice,
     images: Vec<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     blitz_only(game)?;
-    let scanner = scanner(mat, players, refs)?;
+    let scanner = scanner(mat, players, refs, identifier)?;
     let mut source = vision::source::ImageFiles::new(&images)?;
     use vision::source::FrameSource;
     while let Some(frame) = source.next_frame()? {
@@ -356,6 +393,7 @@ fn model_thresholds(min_cosine: Option<f32>, min_gap: Option<f32>) -> ModelThres
     ModelThresholds {
         min_cosine: min_cosine.unwrap_or(tuned.min_cosine),
         min_gap: min_gap.unwrap_or(tuned.min_gap),
+        ..tuned
     }
 }
 

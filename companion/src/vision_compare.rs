@@ -7,7 +7,7 @@
 use anyhow::Context;
 use serde::Serialize;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use vision::eval::{summarise, SceneOutcome, Summary};
 use vision::identifier::{Identifier, IdentifierKind, Learned, ModelThresholds};
 use vision::identify::ReferenceSet;
@@ -54,6 +54,47 @@ fn left_out(cat: &blitz::catalogue::Catalogue) -> HashSet<String> {
         .collect()
 }
 
+/// The identifier `kind` with `faces` enrolled (the model loaded from `model` where it needs one).
+pub fn identifier(
+    kind: IdentifierKind,
+    faces: &[(&str, &opencv::core::Mat)],
+    model: &Path,
+    thresholds: ModelThresholds,
+) -> anyhow::Result<Identifier> {
+    let learned = || -> anyhow::Result<Learned> {
+        let mut learned = Learned::load(model, faces.iter().copied()).with_context(|| {
+            format!(
+                "loading the learned identifier {} (train it with models/identify/train.py)",
+                model.display()
+            )
+        })?;
+        learned.thresholds = thresholds;
+        Ok(learned)
+    };
+    Ok(match kind {
+        IdentifierKind::Hash => Identifier::Hash,
+        IdentifierKind::Orb => Identifier::Orb(OrbIndex::from_faces(faces.iter().copied())?),
+        IdentifierKind::Model => Identifier::Model(learned()?),
+        IdentifierKind::Fused => Identifier::Fused(learned()?),
+    })
+}
+
+/// The Blitz demo catalogue's identifier `kind`, every card enrolled.
+pub fn blitz_identifier(
+    kind: IdentifierKind,
+    model: &Path,
+    thresholds: ModelThresholds,
+) -> anyhow::Result<Identifier> {
+    if kind == IdentifierKind::Hash {
+        return Ok(Identifier::Hash);
+    }
+    let cat = blitz::catalogue::Catalogue::demo();
+    let faces = vision::distinct::blitz_faces(&cat.cards)?;
+    let all: Vec<(&str, &opencv::core::Mat)> =
+        faces.iter().map(|(id, m)| (id.as_str(), m)).collect();
+    identifier(kind, &all, model, thresholds)
+}
+
 fn scanner(
     kind: IdentifierKind,
     cat: &blitz::catalogue::Catalogue,
@@ -61,22 +102,7 @@ fn scanner(
     plan: &Plan,
 ) -> anyhow::Result<Scanner> {
     let refs = ReferenceSet::from_faces(faces.iter().copied())?;
-    let learned = || -> anyhow::Result<Learned> {
-        let mut learned = Learned::load(&plan.model, faces.iter().copied()).with_context(|| {
-            format!(
-                "loading the learned identifier {} (train it with models/identify/train.py)",
-                plan.model.display()
-            )
-        })?;
-        learned.thresholds = plan.thresholds;
-        Ok(learned)
-    };
-    let identifier = match kind {
-        IdentifierKind::Hash => Identifier::Hash,
-        IdentifierKind::Orb => Identifier::Orb(OrbIndex::from_faces(faces.iter().copied())?),
-        IdentifierKind::Model => Identifier::Model(learned()?),
-        IdentifierKind::Fused => Identifier::Fused(learned()?),
-    };
+    let identifier = identifier(kind, faces, &plan.model, plan.thresholds)?;
     Ok(Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier))
 }
 

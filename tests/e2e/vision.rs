@@ -78,3 +78,78 @@ fn issue_3_scan_of_a_corrupt_image_names_the_file() {
     assert!(err.contains("broken.jpg"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn issue_8_eval_vision_compares_identifiers_side_by_side_on_the_same_scenes() {
+    let out = run(&[
+        "eval-vision",
+        "--game",
+        "blitz",
+        "--scenes",
+        "1",
+        "--seed",
+        "21020",
+        "--identifier",
+        "hash,fused",
+        "--hard",
+        "cover",
+        "--hard-scenes",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON rows");
+    let rows = rows.as_array().expect("an array");
+    let names: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["condition"].as_str().unwrap_or("").to_string(),
+                r["identifier"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let pair = |c: &str, i: &str| (c.to_string(), i.to_string());
+    assert_eq!(
+        names,
+        vec![
+            pair("standard", "hash"),
+            pair("standard", "fused"),
+            pair("cover", "hash"),
+            pair("cover", "fused"),
+        ]
+    );
+    for r in rows {
+        let s = &r["summary"];
+        assert_eq!(s["scenes"], 1);
+        // The same scene for both identifiers: the same cards to name.
+        assert_eq!(s["visible_cards"], rows[0]["summary"]["visible_cards"]);
+        let extra = s["identifier_extra_ms_per_quad"]
+            .as_f64()
+            .expect("a number");
+        assert_eq!(extra > 0.0, r["identifier"] == "fused", "{r}");
+    }
+}
+
+#[test]
+fn issue_8_eval_vision_with_a_missing_model_names_the_file() {
+    let out = run(&[
+        "eval-vision",
+        "--game",
+        "blitz",
+        "--scenes",
+        "1",
+        "--identifier",
+        "model",
+        "--model",
+        "/nonexistent/card_embed.tflite",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/card_embed.tflite"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -107,8 +107,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // How close the model comes to naming wrongly, before any threshold.
     let quantiles = |mut v: Vec<f32>| -> String {
         v.sort_by(|a, b| a.total_cmp(b));
-        let at = |q: f64| v.get(((v.len().max(1) - 1) as f64 * q).round() as usize).copied().unwrap_or(f32::NAN);
-        format!("n {} median {:.3} p99 {:.3} max {:.3}", v.len(), at(0.5), at(0.99), at(1.0))
+        let at = |q: f64| {
+            v.get(((v.len().max(1) - 1) as f64 * q).round() as usize)
+                .copied()
+                .unwrap_or(f32::NAN)
+        };
+        format!(
+            "n {} median {:.3} p99 {:.3} max {:.3}",
+            v.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        )
     };
     let wrong_nearest = |q: &&Quad| match (&q.truth, &q.model) {
         (Some((t, _)), Some((m, _, _))) => t != m,
@@ -117,12 +127,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let cos = |q: &Quad| q.model.as_ref().map_or(-1.0, |m| m.1);
     let gap = |q: &Quad| q.model.as_ref().map_or(-1.0, |m| m.2);
-    println!("unknown cards, cosine: {}", quantiles(strangers.iter().map(cos).collect()));
-    println!("wrong nearest, cosine: {}", quantiles(quads.iter().filter(wrong_nearest).map(cos).collect()));
-    println!("wrong nearest, lead:   {}", quantiles(quads.iter().filter(wrong_nearest).map(gap).collect()));
+    println!(
+        "unknown cards, cosine: {}",
+        quantiles(strangers.iter().map(cos).collect())
+    );
+    println!(
+        "wrong nearest, cosine: {}",
+        quantiles(quads.iter().filter(wrong_nearest).map(cos).collect())
+    );
+    println!(
+        "wrong nearest, lead:   {}",
+        quantiles(quads.iter().filter(wrong_nearest).map(gap).collect())
+    );
     let right_visible = |q: &&Quad| !wrong_nearest(q) && q.truth.as_ref().is_some_and(|t| t.1);
-    println!("right, visible, cosine: {}", quantiles(quads.iter().filter(right_visible).map(cos).collect()));
-    println!("right, visible, lead:   {}", quantiles(quads.iter().filter(right_visible).map(gap).collect()));
+    println!(
+        "right, visible, cosine: {}",
+        quantiles(quads.iter().filter(right_visible).map(cos).collect())
+    );
+    println!(
+        "right, visible, lead:   {}",
+        quantiles(quads.iter().filter(right_visible).map(gap).collect())
+    );
     println!(
         "{:>8} {:>8} {:>12} {:>12} {:>12} {:>12} {:>14} {:>14}",
         "min_cos",
@@ -139,6 +164,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let t = ModelThresholds {
                 min_cosine,
                 min_gap,
+                ..ModelThresholds::default()
             };
             let model = |q: &Quad| match &q.model {
                 Some((card, cosine, gap)) if t.accepts(*cosine, *gap) => Some(card.clone()),

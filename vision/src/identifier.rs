@@ -22,7 +22,8 @@ pub enum IdentifierKind {
     Orb,
     /// The learned embedding's nearest enrolled card.
     Model,
-    /// Hash and model together: see [`fuse`].
+    /// The model's verdict, with the classical matcher's where the model can only confirm it: see
+    /// [`fuse`].
     Fused,
 }
 
@@ -67,17 +68,22 @@ pub struct ModelThresholds {
     pub min_cosine: f32,
     /// The nearest must beat the runner-up card's cosine by this much.
     pub min_gap: f32,
+    /// Fused only: below the model's own thresholds, the classical matcher's card is still named
+    /// when the model's nearest is that card at this cosine or more.
+    pub agree_cosine: f32,
 }
 
 impl Default for ModelThresholds {
     /// Tuned with `--example tune_model` on seeds 5000–6399 (never used for training nor for the
     /// reported evaluation): the model's nearest card was never wrong at a cosine above 0.575 (a
     /// card nobody enrolled: at most 0.556), right ones have a median of 0.970; the lead adds a
-    /// second guard. See models/identify/README.md.
+    /// second guard, and agreement with the classical matcher stands in for part of the margin.
+    /// See models/identify/README.md.
     fn default() -> Self {
         ModelThresholds {
             min_cosine: 0.70,
             min_gap: 0.10,
+            agree_cosine: 0.60,
         }
     }
 }
@@ -166,22 +172,29 @@ impl Identifier {
 /// What the model said of one crop before thresholds: nearest card, its cosine, its lead.
 pub type Assessment = Option<(String, f32, f32)>;
 
-/// The fusion rule. The model checks every card the classical matcher names: it must find the same
-/// card nearest, and near enough to be an enrolled card (the classical matcher alone names some
-/// cards nobody enrolled). Where the classical matcher abstains, the model names the card on its
-/// own thresholds. Disagreement abstains.
+/// The fusion rule, from the side-by-side evaluation: the model alone was never wrong past its
+/// thresholds, while the classical matcher alone named glared cards and cards nobody enrolled
+/// wrongly. So the model's own verdict stands; below its thresholds, the classical matcher's card is
+/// named only when the model's nearest is that same card at `agree_cosine` or more; else abstain.
 pub fn fuse(hash: Verdict, model: &Assessment, t: &ModelThresholds) -> Verdict {
-    match (&hash.card, model) {
-        (Some(a), Some((m, cosine, gap))) if a == m && *cosine >= t.min_cosine => Verdict {
-            confidence: hash.confidence.max((gap / 0.5).clamp(0.0, 1.0)),
-            card: hash.card,
-        },
-        (Some(_), _) => Verdict::abstain(),
-        (None, Some((m, cosine, gap))) if t.accepts(*cosine, *gap) => Verdict {
+    let Some((m, cosine, gap)) = model else {
+        return Verdict::abstain();
+    };
+    let model_confidence = (gap / 0.5).clamp(0.0, 1.0);
+    if t.accepts(*cosine, *gap) {
+        let agrees = hash.card.as_ref() == Some(m);
+        return Verdict {
             card: Some(m.clone()),
-            confidence: (gap / 0.5).clamp(0.0, 1.0),
-        },
-        (None, _) => Verdict::abstain(),
+            confidence: if agrees {
+                hash.confidence.max(model_confidence)
+            } else {
+                model_confidence
+            },
+        };
+    }
+    match &hash.card {
+        Some(a) if a == m && *cosine >= t.agree_cosine => hash,
+        _ => Verdict::abstain(),
     }
 }
 
@@ -199,6 +212,7 @@ mod tests {
     const T: ModelThresholds = ModelThresholds {
         min_cosine: 0.8,
         min_gap: 0.1,
+        agree_cosine: 0.6,
     };
 
     fn seen(card: &str, cosine: f32, gap: f32) -> Assessment {
@@ -211,36 +225,45 @@ mod tests {
             fuse(named("a", 0.3), &seen("a", 0.9, 0.45), &T),
             named("a", 0.9)
         );
-        // Agreement needs no lead: the classical matcher already chose between look-alikes.
         assert_eq!(
-            fuse(named("a", 0.3), &seen("a", 0.9, 0.01), &T),
-            named("a", 0.3)
+            fuse(named("a", 0.95), &seen("a", 0.9, 0.45), &T),
+            named("a", 0.95)
         );
     }
 
     #[test]
-    fn disagreement_abstains() {
+    fn the_model_past_its_thresholds_overrules_the_classical_matcher() {
         assert_eq!(
             fuse(named("a", 1.0), &seen("b", 0.99, 0.5), &T),
-            Verdict::abstain()
+            named("b", 1.0)
+        );
+        assert_eq!(
+            fuse(Verdict::abstain(), &seen("b", 0.9, 0.2), &T),
+            named("b", 0.4)
         );
     }
 
     #[test]
-    fn a_card_the_model_finds_far_from_every_enrolled_one_is_not_named() {
+    fn below_its_thresholds_the_model_can_only_confirm() {
+        // Close to the classical matcher's card: agreement names it.
         assert_eq!(
-            fuse(named("a", 1.0), &seen("a", 0.6, 0.3), &T),
+            fuse(named("a", 0.3), &seen("a", 0.65, 0.01), &T),
+            named("a", 0.3)
+        );
+        // Too far from every enrolled card, or a different card: nobody is trusted.
+        assert_eq!(
+            fuse(named("a", 1.0), &seen("a", 0.55, 0.3), &T),
+            Verdict::abstain()
+        );
+        assert_eq!(
+            fuse(named("a", 1.0), &seen("b", 0.75, 0.05), &T),
             Verdict::abstain()
         );
         assert_eq!(fuse(named("a", 1.0), &None, &T), Verdict::abstain());
     }
 
     #[test]
-    fn where_the_classical_matcher_abstains_the_model_names_on_its_own_thresholds() {
-        assert_eq!(
-            fuse(Verdict::abstain(), &seen("b", 0.9, 0.2), &T),
-            named("b", 0.4)
-        );
+    fn where_neither_is_sure_nothing_is_named() {
         assert_eq!(
             fuse(Verdict::abstain(), &seen("b", 0.9, 0.05), &T),
             Verdict::abstain()

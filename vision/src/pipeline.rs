@@ -71,6 +71,9 @@ struct Found {
     card: Option<String>,
     confidence: f32,
     covered: bool,
+    /// The learned model named the card on its own thresholds: it judged the crop itself, so the
+    /// quad's shape need not vouch for it.
+    model_sure: bool,
 }
 
 impl Scanner {
@@ -175,6 +178,7 @@ impl Scanner {
         let t = Instant::now();
         let px = |c: &[[f64; 2]; 4]| c.map(|p| [p[0] as f32, p[1] as f32]);
         let mut corners = corners;
+        let mut model_sure = false;
         let verdict = match &self.identifier {
             Identifier::Hash => hash,
             Identifier::Orb(orb) => orb.identify(image, &px(&corners))?,
@@ -183,16 +187,21 @@ impl Scanner {
                 // The rotation comes from the layout all faces share; when the classical matcher
                 // could not name the card (a token over its header, say), that may be 180° off:
                 // the model also looks at the card turned round and keeps the closer match.
-                if hash.card.is_none() {
+                // Only a turned crop the model would name on its own may replace the first.
+                let names = |a: &crate::identifier::Assessment| {
+                    a.as_ref()
+                        .is_some_and(|(_, c, g)| learned.thresholds.accepts(*c, *g))
+                };
+                if hash.card.is_none() && !names(&seen) {
                     if let Some((turned, _)) = card_corners(hole, (m.roll + 2) % 4)? {
                         let other = learned.assess(image, &px(&turned))?;
-                        let cosine = |a: &crate::identifier::Assessment| a.as_ref().map_or(-1.0, |a| a.1);
-                        if cosine(&other) > cosine(&seen) {
+                        if names(&other) {
                             seen = other;
                             corners = turned;
                         }
                     }
                 }
+                model_sure = names(&seen);
                 if matches!(self.identifier, Identifier::Fused(_)) {
                     fuse(hash, &seen, &learned.thresholds)
                 } else {
@@ -209,6 +218,7 @@ impl Scanner {
         let verdict = if vetoed { Verdict::abstain() } else { verdict };
         Ok(Some(Found {
             corners,
+            model_sure: model_sure && verdict.card.is_some(),
             card: verdict.card,
             confidence: verdict.confidence,
             covered,
@@ -375,7 +385,10 @@ impl Scanner {
         }
         if let Some(h) = calibration.homography() {
             for f in found.iter_mut() {
-                if cut_short(h, &f.corners, self.options.max_aspect) {
+                // Far from two markers on one edge a mat fit can make a whole card look squat;
+                // the model reads the crop itself, and a crop of part of a card falls below its
+                // thresholds (tuned on scenes with hands and sleeves).
+                if !f.model_sure && cut_short(h, &f.corners, self.options.max_aspect) {
                     f.card = None;
                     f.confidence = 0.0;
                     f.covered = true;

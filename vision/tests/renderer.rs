@@ -153,3 +153,36 @@ fn issue3_every_card_face_is_printable_size_and_distinct() {
         );
     }
 }
+
+/// Issue 8's hard conditions change the camera or what lies on the cards, never which cards lie
+/// where: the conditions compare like with like.
+#[test]
+fn issue_8_hard_conditions_keep_the_seeds_layout() {
+    use vision::scene::{SceneOptions, Stress};
+    let kit = common::kit();
+    let plain = kit.renderer.render(42, &Default::default()).unwrap();
+    for stress in Stress::ALL {
+        let opts = SceneOptions {
+            stress: Some(stress),
+            ..Default::default()
+        };
+        let hard = kit.renderer.render(42, &opts).unwrap();
+        assert_eq!(hard.truth.params.stress, Some(stress));
+        let cells = |s: &vision::scene::Scene| -> Vec<(String, vision::Cell, vision::Orientation)> {
+            s.truth
+                .cards
+                .iter()
+                .map(|c| (c.card.clone(), c.cell, c.orientation))
+                .collect()
+        };
+        assert_eq!(cells(&hard), cells(&plain), "{}", stress.name());
+        let diff = opencv::core::norm2(
+            &hard.image,
+            &plain.image,
+            opencv::core::NORM_L1,
+            &opencv::core::no_array(),
+        )
+        .unwrap();
+        assert!(diff > 0.0, "{} changed nothing", stress.name());
+    }
+}
