@@ -26,9 +26,9 @@ pub struct OrbIndex {
     /// Every reference descriptor, one per row, and the card each row belongs to.
     train: Mat,
     row_card: Vec<usize>,
-    matcher: Ptr<BFMatcher>,
-    // OpenCV's detector mutates itself while working; the scanner is shared.
-    orb: Mutex<Ptr<ORB>>,
+    // OpenCV's detector mutates itself while working, and neither it nor the matcher may be shared
+    // between threads unguarded; the scanner is.
+    tools: Mutex<(Ptr<ORB>, Ptr<BFMatcher>)>,
 }
 
 fn detector() -> Result<Ptr<ORB>, VisionError> {
@@ -90,8 +90,7 @@ impl OrbIndex {
             cards,
             train,
             row_card,
-            matcher: BFMatcher::create(NORM_HAMMING, false)?,
-            orb: Mutex::new(orb),
+            tools: Mutex::new((orb, BFMatcher::create(NORM_HAMMING, false)?)),
         })
     }
 
@@ -101,17 +100,17 @@ impl OrbIndex {
         let Some(crop) = geometry::warp_quad(image, &src, CROP_W, CROP_H, INTER_LINEAR)? else {
             return Ok(Verdict::abstain());
         };
-        let descriptors = {
-            let mut orb = self.orb.lock().map_err(|_| {
-                VisionError::Other("ORB detector poisoned by an earlier panic".into())
-            })?;
-            describe(&mut orb, &crop)?
-        };
+        let mut tools = self
+            .tools
+            .lock()
+            .map_err(|_| VisionError::Other("ORB detector poisoned by an earlier panic".into()))?;
+        let (orb, matcher) = &mut *tools;
+        let descriptors = describe(orb, &crop)?;
         if descriptors.rows() < 2 || self.train.rows() < 2 {
             return Ok(Verdict::abstain());
         }
         let mut matches = Vector::<Vector<DMatch>>::new();
-        self.matcher.knn_train_match(
+        matcher.knn_train_match(
             &descriptors,
             &self.train,
             &mut matches,
@@ -119,6 +118,7 @@ impl OrbIndex {
             &no_array(),
             false,
         )?;
+        drop(tools);
         let mut votes = vec![0usize; self.cards.len()];
         for pair in &matches {
             if pair.len() < 2 {

@@ -263,17 +263,37 @@ fn issue_8_fused_does_not_name_a_card_nobody_enrolled() {
     eprintln!("unenrolled cards named: hash {hash_named}/{seen}, fused 0/{seen}");
 }
 
-/// Issue 8's ORB baseline names a clean, upright card from its own face.
+/// Issue 8's ORB baseline names a clean, upright card seen at about webcam size (48 px wide).
 #[test]
 fn orb_names_a_clean_face() {
+    use opencv::prelude::MatTraitConst;
     let catalogue = blitz::catalogue::Catalogue::demo();
     let faces = vision::distinct::blitz_faces(&catalogue.cards).expect("faces");
     let index = vision::orb::OrbIndex::from_faces(faces.iter().map(|(id, m)| (id.as_str(), m)))
         .expect("index");
-    let (id, face) = &faces[7];
-    let (w, h) = (face.cols() as f32, face.rows() as f32);
-    let verdict = index
-        .identify(face, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
-        .expect("identifies");
-    assert_eq!(verdict.card.as_deref(), Some(id.as_str()));
+    let mut named = 0;
+    for (id, face) in faces.iter().step_by(16) {
+        let mut small = opencv::core::Mat::default();
+        opencv::imgproc::resize(
+            face,
+            &mut small,
+            opencv::core::Size::new(48, 67),
+            0.0,
+            0.0,
+            opencv::imgproc::INTER_AREA,
+        )
+        .expect("resize");
+        let (w, h) = (small.cols() as f32, small.rows() as f32);
+        let verdict = index
+            .identify(&small, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
+            .expect("identifies");
+        // Never a wrong name; abstaining is ORB's usual failure on cards this small.
+        assert!(
+            verdict.card.as_ref().is_none_or(|c| c == id),
+            "{id} named {:?}",
+            verdict.card
+        );
+        named += usize::from(verdict.card.is_some());
+    }
+    assert!(named >= 5, "ORB named {named} of 11 clean faces");
 }
