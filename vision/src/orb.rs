@@ -133,7 +133,7 @@ impl OrbIndex {
             }
         }
         let mut ranked: Vec<(usize, usize)> = votes.into_iter().enumerate().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         let Some(&(card, top)) = ranked.first() else {
             return Ok(Verdict::abstain());
         };
