@@ -164,3 +164,43 @@ fn issue_4_play_reads_frames_from_an_image_source_through_the_vision_pipeline() 
         "a source that cannot open leaves no journal"
     );
 }
+
+#[test]
+fn issue_8_play_with_a_missing_model_names_it_and_writes_no_journal() {
+    let dir = std::env::temp_dir().join(format!("arbiter-model-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    let out = run(&[
+        "render-scene",
+        "--seed",
+        "3",
+        "--out",
+        frames.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let journal = dir.join("game.jsonl");
+    let out = run(&[
+        "play",
+        "--headless",
+        "--source",
+        &format!("images:{}", frames.join("scene-3.png").display()),
+        "--identifier",
+        "fused",
+        "--model",
+        "/nonexistent/card_embed.tflite",
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/card_embed.tflite"), "{err}");
+    assert!(
+        !journal.exists(),
+        "no game is started without its identifier"
+    );
+}

@@ -153,3 +153,88 @@ fn issue_8_eval_vision_with_a_missing_model_names_the_file() {
     assert!(err.contains("/nonexistent/card_embed.tflite"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn issue_8_scan_with_the_fused_identifier_names_the_cards_of_a_rendered_scene() {
+    let dir = temp_dir("fused");
+    let out = run(&[
+        "render-scene",
+        "--seed",
+        "12",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("scene-12.json")).expect("truth"))
+            .expect("truth JSON");
+    let visible: Vec<&str> = truth["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .filter(|c| c["covered"] == false)
+        .filter_map(|c| c["card"].as_str())
+        .collect();
+    let image = dir.join("scene-12.png");
+    let out = run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--identifier",
+        "fused",
+        "--json",
+        image.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    let named: Vec<&str> = line["observation"]["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .filter_map(|c| c["card"].as_str())
+        .collect();
+    let all: Vec<&str> = truth["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .filter_map(|c| c["card"].as_str())
+        .collect();
+    assert!(
+        named.iter().all(|id| all.contains(id)),
+        "named {named:?}, laid {all:?}"
+    );
+    let found = visible.iter().filter(|id| named.contains(id)).count();
+    assert!(
+        found * 10 >= visible.len() * 9,
+        "{found} of {} visible cards named",
+        visible.len()
+    );
+}
+
+#[test]
+fn issue_8_enrolled_references_with_the_model_are_refused_with_the_reason() {
+    let dir = temp_dir("refs");
+    let refs = dir.join("enrolled.json");
+    std::fs::write(&refs, "{\"refs\": []}").expect("refs");
+    let out = run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--identifier",
+        "fused",
+        "--refs",
+        refs.to_str().unwrap(),
+        "no-image.png",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--identifier hash only"), "{err}");
+}
