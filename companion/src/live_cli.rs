@@ -41,6 +41,8 @@ pub struct DemoArgs {
     /// Wait this long between frames (a camera's pace; 0 replays as fast as possible).
     #[arg(long, default_value_t = 0)]
     pub frame_delay_ms: u64,
+    #[command(flatten)]
+    pub identifier: crate::vision_cli::IdentifierChoice,
 }
 
 #[derive(clap::Args)]
@@ -157,11 +159,10 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let recognizer: Box<dyn Recognizer> = if args.ground_truth {
         Box::new(GroundTruth)
     } else {
-        Box::new(crate::live::vision_feed::Rendered::new(
-            Catalogue::demo(),
-            args.camera_seed,
-            4,
-        )?)
+        Box::new(
+            crate::live::vision_feed::Rendered::new(Catalogue::demo(), args.camera_seed, 4)?
+                .with_identifier(args.identifier.load()?),
+        )
     };
     let (mut feed, script, scenario) = demo_feed(recognizer)?;
     let session = demo_session(&scenario, args.journal.as_deref())?;

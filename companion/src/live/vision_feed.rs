@@ -184,6 +184,12 @@ impl Rendered {
         })
     }
 
+    /// Reads the rendered frames with `identifier` instead of the classical matcher alone.
+    pub fn with_identifier(mut self, identifier: vision::identifier::Identifier) -> Rendered {
+        self.scanner = self.scanner.with_identifier(identifier);
+        self
+    }
+
     /// Front-line cards and facilities first, so the cards lying on them can point at them.
     fn laid(&self, layout: &Layout) -> Vec<LaidCard> {
         let under = |id: &str| {
