@@ -120,6 +120,10 @@ pub enum Command {
         /// Reference file to add to (created if missing).
         #[arg(long, default_value = "models/vision/enrolled.json")]
         refs: PathBuf,
+        /// The learned identifier's model: the photo's embedding is stored too, so `--identifier
+        /// model|fused` know this print (without the model, the card is enrolled for `hash` only).
+        #[arg(long, default_value = "models/identify/card_embed.tflite")]
+        model: PathBuf,
         image: PathBuf,
     },
     /// Render N synthetic scenes from seed S, scan them and report accuracy and speed.
@@ -192,8 +196,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             game,
             id,
             refs,
+            model,
             image,
-        } => enroll(game, id, refs, image),
+        } => enroll(game, id, refs, &model, image),
         Command::EvalVision {
             game,
             scenes,
@@ -284,22 +289,38 @@ fn scanner(
 ) -> anyhow::Result<vision::Scanner> {
     let cat = blitz::catalogue::Catalogue::demo();
     let mut set = ReferenceSet::from_catalogue(&cat.cards)?;
+    let mut chosen = identifier.load()?;
     if let Some(path) = refs {
-        // `enroll` keeps the classical descriptors only; the model would not know those cards and
-        // the fused identifier would refuse every one of them.
-        anyhow::ensure!(
-            identifier.identifier == IdentifierArg::Hash,
-            "--refs {}: enrolled references are known to --identifier hash only",
-            path.display()
-        );
-        set.extend(ReferenceSet::load(&path)?.refs);
+        let enrolled = ReferenceSet::load(&path)?.refs;
+        for r in &enrolled {
+            use vision::identifier::Identifier;
+            match &mut chosen {
+                Identifier::Hash => {}
+                Identifier::Model(learned) | Identifier::Fused(learned) => {
+                    // The fused identifier would refuse a print the model does not know.
+                    anyhow::ensure!(
+                        r.embedding.len() == vision::embed::EMBED_DIM,
+                        "--refs {}: {} was enrolled without the model; enrol it again with the \
+                         model at hand, or scan with --identifier hash",
+                        path.display(),
+                        r.card
+                    );
+                    learned.enrolment.enrol(&r.card, r.embedding.clone());
+                }
+                Identifier::Orb(_) => anyhow::bail!(
+                    "--refs {}: enrolled references are not known to --identifier orb",
+                    path.display()
+                ),
+            }
+        }
+        set.extend(enrolled);
     }
     let options = vision::ScannerOptions {
         use_mat: mat,
         cols: if players >= 4 { 5 } else { 4 },
         ..Default::default()
     };
-    Ok(vision::Scanner::with_refs(&cat, set, options).with_identifier(identifier.load()?))
+    Ok(vision::Scanner::with_refs(&cat, set, options).with_identifier(chosen))
 }
 
 fn scan(
@@ -352,7 +373,13 @@ fn method(c: &vision::Calibration) -> &'static str {
     }
 }
 
-fn enroll(game: GameName, id: String, refs: PathBuf, image: PathBuf) -> anyhow::Result<ExitCode> {
+fn enroll(
+    game: GameName,
+    id: String,
+    refs: PathBuf,
+    model: &std::path::Path,
+    image: PathBuf,
+) -> anyhow::Result<ExitCode> {
     blitz_only(game)?;
     let cat = blitz::catalogue::Catalogue::demo();
     anyhow::ensure!(
@@ -367,8 +394,18 @@ fn enroll(game: GameName, id: String, refs: PathBuf, image: PathBuf) -> anyhow::
     };
     let mut known = ReferenceSet::from_catalogue(&cat.cards)?;
     known.extend(enrolled.refs.clone());
-    let (reference, similar) =
-        vision::identify::enroll(&img, &id, &known).with_context(|| image.display().to_string())?;
+    let vision::identify::Enrolled {
+        mut reference,
+        similar,
+        corners,
+    } = vision::identify::enroll(&img, &id, &known).with_context(|| image.display().to_string())?;
+    match vision::embed::Embedder::load(model) {
+        Ok(embedder) => {
+            let crop = vision::embed::warp_crop(&img, &corners)?;
+            reference.embedding = embedder.embed(&crop)?;
+        }
+        Err(e) => eprintln!("warning: {e}; {id} is enrolled for --identifier hash only"),
+    }
     if let Some((other, score)) = similar {
         eprintln!(
             "warning: {} looks like {other} (score {score:.2}); the scanner may confuse them",

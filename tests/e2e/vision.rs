@@ -220,10 +220,11 @@ fn issue_8_scan_with_the_fused_identifier_names_the_cards_of_a_rendered_scene() 
 }
 
 #[test]
-fn issue_8_enrolled_references_with_the_model_are_refused_with_the_reason() {
+fn issue_8_a_reference_enrolled_without_the_model_is_refused_by_fused_with_the_reason() {
     let dir = temp_dir("refs");
     let refs = dir.join("enrolled.json");
-    std::fs::write(&refs, "{\"refs\": []}").expect("refs");
+    let reference = serde_json::json!({"refs": [{"card": "us-u01", "coarse": [], "fine": []}]});
+    std::fs::write(&refs, reference.to_string()).expect("refs");
     let out = run(&[
         "scan",
         "--game",
@@ -236,5 +237,8 @@ fn issue_8_enrolled_references_with_the_model_are_refused_with_the_reason() {
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--identifier hash only"), "{err}");
+    assert!(
+        err.contains("us-u01 was enrolled without the model") && err.contains("enrolled.json"),
+        "{err}"
+    );
 }

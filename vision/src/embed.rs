@@ -236,10 +236,12 @@ impl Enrolment {
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut it = scored.into_iter();
         let (card, cosine) = it.next()?;
+        // A card may be enrolled more than once (its face and a photo of a print): the runner-up
+        // is the best other card.
         Some(Nearest {
             card,
             cosine,
-            runner_up: it.next(),
+            runner_up: it.find(|(other, _)| *other != card),
         })
     }
 }
@@ -249,6 +251,23 @@ impl Enrolment {
 pub struct Nearest<'a> {
     pub card: &'a str,
     pub cosine: f32,
-    /// The second-best card and its cosine, if more than one card is enrolled.
+    /// The best other card and its cosine, if another card is enrolled.
     pub runner_up: Option<(&'a str, f32)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runner_up_is_the_best_other_card_when_a_card_is_enrolled_twice() {
+        let mut enrolment = Enrolment::default();
+        enrolment.enrol("a", vec![1.0, 0.0, 0.0]);
+        enrolment.enrol("a", vec![0.9, 0.1, 0.0]);
+        enrolment.enrol("b", vec![0.0, 1.0, 0.0]);
+        let near = enrolment.nearest(&[1.0, 0.0, 0.0]).expect("enrolled");
+        assert_eq!(near.card, "a");
+        assert_eq!(near.runner_up.map(|r| r.0), Some("b"));
+        assert!(near.cosine - near.runner_up.map_or(0.0, |r| r.1) > 0.9);
+    }
 }

@@ -43,6 +43,20 @@ pub struct Reference {
     /// Whole-hole layout (see [`Descriptors::full`]); empty in reference files from before it.
     #[serde(default)]
     pub full: Vec<f32>,
+    /// The learned model's embedding of the enrolled photo (issue 8), when the model was at hand:
+    /// what lets `--identifier model|fused` name this print too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub embedding: Vec<f32>,
+}
+
+/// What [`enroll`] read from a photo of one card.
+#[derive(Clone, Debug)]
+pub struct Enrolled {
+    pub reference: Reference,
+    /// A known card it looks like, with the score, if any.
+    pub similar: Option<(String, f32)>,
+    /// The card's corners in the photo (its own top-left first), to cut the model's crop.
+    pub corners: [[f32; 2]; 4],
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -169,6 +183,7 @@ impl ReferenceSet {
                 coarse: d.coarse,
                 fine: d.fine,
                 full: d.full,
+                embedding: Vec::new(),
             });
         }
         let mut set = ReferenceSet {
@@ -359,12 +374,9 @@ pub fn card_corners(
 }
 
 /// Descriptors of a card laid upright (top away from the camera) in `image`: the largest frame hole.
-/// Returns the reference and, if it looks like a card already known, that card and its score.
-pub fn enroll(
-    image: &Mat,
-    card: &str,
-    known: &ReferenceSet,
-) -> Result<(Reference, Option<(String, f32)>), VisionError> {
+/// Returns the reference, its corners and, if it looks like a card already known, that card and its
+/// score.
+pub fn enroll(image: &Mat, card: &str, known: &ReferenceSet) -> Result<Enrolled, VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
     // One card, maybe close to the camera: allow a hole up to most of the frame.
@@ -387,15 +399,19 @@ pub fn enroll(
         .unwrap_or(0);
     let d = rolls[roll].clone();
     let similar = known.closest(&d.fine, card).filter(|(_, s)| *s > 0.6);
-    Ok((
-        Reference {
+    let (corners, _) = card_corners(&hole.points, roll)?
+        .ok_or_else(|| VisionError::Other("degenerate card frame".into()))?;
+    Ok(Enrolled {
+        reference: Reference {
             card: card.to_string(),
             coarse: d.coarse,
             fine: d.fine,
             full: d.full,
+            embedding: Vec::new(),
         },
         similar,
-    ))
+        corners: corners.map(|p| [p[0] as f32, p[1] as f32]),
+    })
 }
 
 impl ReferenceSet {

@@ -297,3 +297,57 @@ fn orb_names_a_clean_face() {
     }
     assert!(named >= 5, "ORB named {named} of 11 clean faces");
 }
+
+/// Issue 8: a photo enrolled with `identify::enroll` gives the corners to cut the model's crop, and
+/// its embedding finds the card among the enrolled faces (what `arbiter enroll` stores).
+#[test]
+fn issue_8_an_enrolled_photo_embeds_near_its_own_face() {
+    use opencv::prelude::*;
+    let catalogue = blitz::catalogue::Catalogue::demo();
+    let faces = vision::distinct::blitz_faces(&catalogue.cards).expect("faces");
+    let refs =
+        vision::identify::ReferenceSet::from_faces(faces.iter().map(|(id, m)| (id.as_str(), m)))
+            .expect("references");
+    let embedder =
+        Embedder::load(model_dir().join("card_embed.tflite")).expect("shipped model loads");
+    let enrolment = vision::embed::Enrolment::from_faces(
+        &embedder,
+        faces.iter().map(|(id, m)| (id.as_str(), m)),
+    )
+    .expect("enrols");
+    for (id, face) in faces.iter().step_by(40) {
+        let mut small = opencv::core::Mat::default();
+        opencv::imgproc::resize(
+            face,
+            &mut small,
+            opencv::core::Size::new(124, 173),
+            0.0,
+            0.0,
+            opencv::imgproc::INTER_AREA,
+        )
+        .expect("resize");
+        let mut photo = opencv::core::Mat::new_rows_cols_with_default(
+            300,
+            300,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(90.0),
+        )
+        .expect("table");
+        small
+            .copy_to(
+                &mut opencv::core::Mat::roi_mut(
+                    &mut photo,
+                    opencv::core::Rect::new(80, 60, 124, 173),
+                )
+                .expect("roi"),
+            )
+            .expect("paste");
+        let enrolled = vision::identify::enroll(&photo, id, &refs).expect("enrols");
+        let crop = vision::embed::warp_crop(&photo, &enrolled.corners).expect("crop");
+        let near = enrolment
+            .nearest(&embedder.embed(&crop).expect("embeds"))
+            .expect("enrolled");
+        assert_eq!(near.card, id.as_str());
+        assert!(near.cosine > 0.9, "{id}: cosine {}", near.cosine);
+    }
+}

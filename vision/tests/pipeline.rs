@@ -187,8 +187,19 @@ fn enrolling_a_card_gives_a_reference_that_matches_it() {
                 .unwrap(),
         )
         .unwrap();
-    let (reference, similar) =
-        vision::identify::enroll(&table, &card.id, &kit.scanner.refs).unwrap();
+    let vision::identify::Enrolled {
+        reference,
+        similar,
+        corners,
+    } = vision::identify::enroll(&table, &card.id, &kit.scanner.refs).unwrap();
+    // The card was pasted at (80, 60), 124 × 173 px: its corners, within a pixel or two.
+    let expected = [[80.0, 60.0], [204.0, 60.0], [204.0, 233.0], [80.0, 233.0]];
+    for (got, want) in corners.iter().zip(expected) {
+        assert!(
+            (got[0] - want[0]).abs() < 3.0 && (got[1] - want[1]).abs() < 3.0,
+            "corners {corners:?}"
+        );
+    }
     assert!(similar.is_none(), "{similar:?}");
     let own = kit
         .scanner
