@@ -26,6 +26,23 @@ pub fn run(args: &[&str]) -> Output {
     arbiter().args(args).output().expect("run arbiter")
 }
 
+/// Renders Blitz scene `seed` into `out` (scene-SEED.png and its truth JSON) and returns the image.
+pub fn render_blitz_scene(seed: u64, out: &std::path::Path) -> PathBuf {
+    let result = run(&[
+        "render-scene",
+        "--seed",
+        &seed.to_string(),
+        "--out",
+        out.to_str().expect("a UTF-8 temp path"),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    out.join(format!("scene-{seed}.png"))
+}
+
 /// Success, and stdout followed by stderr.
 pub fn run_combined(args: &[&str]) -> (bool, String) {
     let out = run(args);

@@ -108,18 +108,7 @@ fn issue_4_play_reads_frames_from_an_image_source_through_the_vision_pipeline() 
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
     std::fs::create_dir_all(&frames).unwrap();
-    let out = run(&[
-        "render-scene",
-        "--seed",
-        "3",
-        "--out",
-        frames.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::cli::render_blitz_scene(3, &frames);
     // Only the image is a frame; the ground truth beside it is not.
     for entry in std::fs::read_dir(&frames).unwrap() {
         let path = entry.unwrap().path();
@@ -171,18 +160,7 @@ fn issue_8_play_with_a_missing_model_names_it_and_writes_no_journal() {
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
     std::fs::create_dir_all(&frames).unwrap();
-    let out = run(&[
-        "render-scene",
-        "--seed",
-        "3",
-        "--out",
-        frames.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::cli::render_blitz_scene(3, &frames);
     let journal = dir.join("game.jsonl");
     let out = run(&[
         "play",

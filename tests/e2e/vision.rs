@@ -13,19 +13,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn issue_3_scan_prints_json_per_image_with_the_documented_fields() {
     let dir = temp_dir("scan");
-    let out = run(&[
-        "render-scene",
-        "--seed",
-        "11",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let image = dir.join("scene-11.png");
+    let image = crate::cli::render_blitz_scene(11, &dir);
     let out = run(&[
         "scan",
         "--game",
@@ -157,18 +145,7 @@ fn issue_8_eval_vision_with_a_missing_model_names_the_file() {
 #[test]
 fn issue_8_scan_with_the_fused_identifier_names_the_cards_of_a_rendered_scene() {
     let dir = temp_dir("fused");
-    let out = run(&[
-        "render-scene",
-        "--seed",
-        "12",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let image = crate::cli::render_blitz_scene(12, &dir);
     let truth: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("scene-12.json")).expect("truth"))
             .expect("truth JSON");
@@ -179,7 +156,6 @@ fn issue_8_scan_with_the_fused_identifier_names_the_cards_of_a_rendered_scene() 
         .filter(|c| c["covered"] == false)
         .filter_map(|c| c["card"].as_str())
         .collect();
-    let image = dir.join("scene-12.png");
     let out = run(&[
         "scan",
         "--game",
