@@ -130,22 +130,28 @@ impl Learned {
         }))
     }
 
-    /// Names the card whose corners (its own top-left first, image px) are given, or abstains.
-    pub fn identify(&self, image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Verdict, VisionError> {
-        Ok(self.verdict(&self.assess(image, corners)?))
+    /// Whether the model names the card of `seen` on its own: past both thresholds.
+    pub fn names(&self, seen: &Assessment) -> bool {
+        seen.as_ref()
+            .is_some_and(|(_, cosine, gap)| self.thresholds.accepts(*cosine, *gap))
     }
 
     /// The model's own verdict on an assessment: named only past both thresholds.
     pub fn verdict(&self, seen: &Assessment) -> Verdict {
         match seen {
-            Some((card, cosine, gap)) if self.thresholds.accepts(*cosine, *gap) => Verdict {
+            Some((card, _, gap)) if self.names(seen) => Verdict {
                 card: Some(card.clone()),
-                // A lead of half the cosine range is certain.
-                confidence: (gap / 0.5).clamp(0.0, 1.0),
+                confidence: model_confidence(*gap),
             },
             _ => Verdict::abstain(),
         }
     }
+}
+
+/// The model's confidence from its lead over the runner-up: a lead of half the cosine range is
+/// certain.
+fn model_confidence(gap: f32) -> f32 {
+    (gap / 0.5).clamp(0.0, 1.0)
 }
 
 /// The identifier a scanner runs, with what it needs loaded.
@@ -180,15 +186,15 @@ pub fn fuse(hash: Verdict, model: &Assessment, t: &ModelThresholds) -> Verdict {
     let Some((m, cosine, gap)) = model else {
         return Verdict::abstain();
     };
-    let model_confidence = (gap / 0.5).clamp(0.0, 1.0);
     if t.accepts(*cosine, *gap) {
+        let confidence = model_confidence(*gap);
         let agrees = hash.card.as_ref() == Some(m);
         return Verdict {
             card: Some(m.clone()),
             confidence: if agrees {
-                hash.confidence.max(model_confidence)
+                hash.confidence.max(confidence)
             } else {
-                model_confidence
+                confidence
             },
         };
     }

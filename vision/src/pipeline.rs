@@ -188,20 +188,16 @@ impl Scanner {
                 // could not name the card (a token over its header, say), that may be 180° off:
                 // the model also looks at the card turned round and keeps the closer match.
                 // Only a turned crop the model would name on its own may replace the first.
-                let names = |a: &crate::identifier::Assessment| {
-                    a.as_ref()
-                        .is_some_and(|(_, c, g)| learned.thresholds.accepts(*c, *g))
-                };
-                if hash.card.is_none() && !names(&seen) {
+                if hash.card.is_none() && !learned.names(&seen) {
                     if let Some((turned, _)) = card_corners(hole, (m.roll + 2) % 4)? {
                         let other = learned.assess(image, &px(&turned))?;
-                        if names(&other) {
+                        if learned.names(&other) {
                             seen = other;
                             corners = turned;
                         }
                     }
                 }
-                model_sure = names(&seen);
+                model_sure = learned.names(&seen);
                 if matches!(self.identifier, Identifier::Fused(_)) {
                     fuse(hash, &seen, &learned.thresholds)
                 } else {

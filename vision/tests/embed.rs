@@ -273,16 +273,7 @@ fn orb_names_a_clean_face() {
         .expect("index");
     let mut named = 0;
     for (id, face) in faces.iter().step_by(16) {
-        let mut small = opencv::core::Mat::default();
-        opencv::imgproc::resize(
-            face,
-            &mut small,
-            opencv::core::Size::new(48, 67),
-            0.0,
-            0.0,
-            opencv::imgproc::INTER_AREA,
-        )
-        .expect("resize");
+        let small = shrunk(face, 48, 67);
         let (w, h) = (small.cols() as f32, small.rows() as f32);
         let verdict = index
             .identify(&small, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
@@ -316,16 +307,7 @@ fn issue_8_an_enrolled_photo_embeds_near_its_own_face() {
     )
     .expect("enrols");
     for (id, face) in faces.iter().step_by(40) {
-        let mut small = opencv::core::Mat::default();
-        opencv::imgproc::resize(
-            face,
-            &mut small,
-            opencv::core::Size::new(124, 173),
-            0.0,
-            0.0,
-            opencv::imgproc::INTER_AREA,
-        )
-        .expect("resize");
+        let small = shrunk(face, 124, 173);
         let mut photo = opencv::core::Mat::new_rows_cols_with_default(
             300,
             300,
@@ -350,4 +332,19 @@ fn issue_8_an_enrolled_photo_embeds_near_its_own_face() {
         assert_eq!(near.card, id.as_str());
         assert!(near.cosine > 0.9, "{id}: cosine {}", near.cosine);
     }
+}
+
+/// A face scaled down (area-averaged) to `w × h`, as a camera would see it.
+fn shrunk(face: &opencv::core::Mat, w: i32, h: i32) -> opencv::core::Mat {
+    let mut small = opencv::core::Mat::default();
+    opencv::imgproc::resize(
+        face,
+        &mut small,
+        opencv::core::Size::new(w, h),
+        0.0,
+        0.0,
+        opencv::imgproc::INTER_AREA,
+    )
+    .expect("resize");
+    small
 }
