@@ -92,8 +92,9 @@ fn open_source(
         cols,
         ..vision::ScannerOptions::default()
     };
-    let scanner =
-        vision::Scanner::new(&Catalogue::demo(), options)?.with_identifier(identifier.load()?);
+    let scanner = identifier.with_detector(
+        vision::Scanner::new(&Catalogue::demo(), options)?.with_identifier(identifier.load()?),
+    )?;
     let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
     // Read the first frame now: a source that cannot deliver is an error before any game is written.
     let first = match feed.poll() {
@@ -161,7 +162,8 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     } else {
         Box::new(
             crate::live::vision_feed::Rendered::new(Catalogue::demo(), args.camera_seed, 4)?
-                .with_identifier(args.identifier.load()?),
+                .with_identifier(args.identifier.load()?)
+                .with_card_detector(args.identifier.card_detector()?),
         )
     };
     let (mut feed, script, scenario) = demo_feed(recognizer)?;

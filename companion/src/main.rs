@@ -10,6 +10,7 @@ mod live_cli;
 mod message_cli;
 mod message_table;
 mod panel;
+mod enroll_deck;
 mod vision_cli;
 mod vision_compare;
 

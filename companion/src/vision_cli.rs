@@ -68,9 +68,44 @@ pub struct IdentifierChoice {
     /// The learned identifier's model (for model and fused).
     #[arg(long, default_value = "models/identify/card_embed.tflite")]
     pub model: PathBuf,
+    /// frame: find cards by our printed faces' black frame; both: also find cards of any printed
+    /// design with the learned detector (named by --identifier model or fused).
+    #[arg(long, value_enum, default_value = "frame")]
+    pub detector: DetectorArg,
+    /// The learned card detector's model (for --detector both).
+    #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
+    pub detector_model: PathBuf,
+}
+
+/// `--detector` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DetectorArg {
+    /// The black frame of our own printed faces.
+    Frame,
+    /// The frame, and the learned detector for cards of any design.
+    Both,
 }
 
 impl IdentifierChoice {
+    /// The learned card detector, when `--detector both` asks for it.
+    pub fn card_detector(&self) -> anyhow::Result<Option<vision::detector::CardDetector>> {
+        match self.detector {
+            DetectorArg::Frame => Ok(None),
+            DetectorArg::Both => Ok(Some(vision::detector::CardDetector::new(
+                &self.detector_model,
+                vision::detector::DetectorOptions::default(),
+            )?)),
+        }
+    }
+
+    /// `scanner` with the learned card detector added when asked for.
+    pub fn with_detector(&self, scanner: vision::Scanner) -> anyhow::Result<vision::Scanner> {
+        Ok(match self.card_detector()? {
+            Some(d) => scanner.with_card_detector(d),
+            None => scanner,
+        })
+    }
+
     pub fn load(&self) -> anyhow::Result<vision::identifier::Identifier> {
         crate::vision_compare::blitz_identifier(
             self.identifier.into(),
@@ -126,6 +161,43 @@ pub enum Command {
         model: PathBuf,
         image: PathBuf,
     },
+    /// Enrol a whole deck from photos of blocks of cards laid upright in catalogue order (say 3×3),
+    /// one photo per block: each card is found, cut out and stored under its id (its embedding for
+    /// --identifier model|fused, its crop beside the references file); what was not enrolled and
+    /// which prints look alike are listed.
+    EnrollDeck {
+        /// The ids in the order the cards are laid, one per line (`#` starts a comment); without
+        /// it, the Blitz catalogue's order.
+        #[arg(long)]
+        ids: Option<PathBuf>,
+        /// Cards in a row of each block.
+        #[arg(long, default_value_t = 3)]
+        cols: usize,
+        /// Rows in each block.
+        #[arg(long, default_value_t = 3)]
+        rows: usize,
+        /// Position in the id list of the first photo's first card (to go on where a sitting ended).
+        #[arg(long, default_value_t = 0)]
+        start: usize,
+        /// Reference file to add to (created if missing); a card enrolled again replaces its print.
+        #[arg(long)]
+        refs: PathBuf,
+        /// The learned identifier's model.
+        #[arg(long, default_value = "models/identify/card_embed.tflite")]
+        model: PathBuf,
+        /// The learned card detector's model.
+        #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
+        detector_model: PathBuf,
+        /// Prints at least this alike (cosine of their embeddings) are listed as confusable.
+        #[arg(long, default_value_t = 0.90)]
+        confusable: f32,
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+        /// One photo per block, in laying order.
+        #[arg(required = true)]
+        photos: Vec<PathBuf>,
+    },
     /// Render N synthetic scenes from seed S, scan them and report accuracy and speed.
     EvalVision {
         #[arg(long, value_enum)]
@@ -167,6 +239,35 @@ pub enum Command {
         /// Override the model's tuned minimum lead over the runner-up card.
         #[arg(long)]
         model_min_gap: Option<f32>,
+    },
+    /// Score finding and naming cards of any printed design on an evaluation set written by
+    /// models/detect/export_eval.py: every card enrolled from its one photo, then every scene
+    /// detected, named and compared with its truth, by family, table, layout, tilt and yaw.
+    EvalCards {
+        /// The evaluation set's folder (with manifest.json).
+        #[arg(long)]
+        scenes_dir: PathBuf,
+        /// The card detector's model.
+        #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
+        detector: PathBuf,
+        /// The learned identifier's model.
+        #[arg(long, default_value = "models/identify/card_embed.tflite")]
+        model: PathBuf,
+        /// Score only the first N scenes.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Do not snap the detector's quads to the card edges in the full frame.
+        #[arg(long)]
+        no_snap: bool,
+        /// Override the model's minimum cosine to the nearest enrolled card.
+        #[arg(long)]
+        model_min_cosine: Option<f32>,
+        /// Override the model's minimum lead over the runner-up card.
+        #[arg(long)]
+        model_min_gap: Option<f32>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Render one synthetic scene (image + ground-truth JSON) from a seed.
     RenderScene {
@@ -254,6 +355,64 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::EnrollDeck {
+            ids,
+            cols,
+            rows,
+            start,
+            refs,
+            model,
+            detector_model,
+            confusable,
+            json,
+            photos,
+        } => crate::enroll_deck::run(crate::enroll_deck::DeckArgs {
+            ids,
+            cols,
+            rows,
+            start,
+            refs,
+            model,
+            detector_model,
+            confusable,
+            json,
+            photos,
+        }),
+        Command::EvalCards {
+            scenes_dir,
+            detector,
+            model,
+            limit,
+            no_snap,
+            model_min_cosine,
+            model_min_gap,
+            json,
+        } => {
+            let options = vision::detector::DetectorOptions {
+                snap_edges: !no_snap,
+                ..Default::default()
+            };
+            let mut detector = vision::detector::CardDetector::new(&detector, options)?;
+            let mut learned = vision::identifier::Learned::load(&model, std::iter::empty())?;
+            learned.thresholds = model_thresholds(model_min_cosine, model_min_gap);
+            let report = vision::detector::eval::evaluate(
+                &scenes_dir,
+                &mut detector,
+                &mut learned,
+                limit,
+                |i, n| {
+                    if !json && i % 100 == 0 {
+                        eprintln!("scene {i} of {n}");
+                    }
+                },
+            )?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                vision::detector::eval::print(&report);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::RenderScene { seed, out, hard } => render_scene(seed, out, hard),
     }
 }
@@ -313,14 +472,16 @@ fn scanner(
                 ),
             }
         }
-        set.extend(enrolled);
+        // Prints enrolled from a whole deck carry only the model's embedding, nothing the classical
+        // matcher could compare.
+        set.extend(enrolled.into_iter().filter(|r| !r.coarse.is_empty()).collect());
     }
     let options = vision::ScannerOptions {
         use_mat: mat,
         cols: if players >= 4 { 5 } else { 4 },
         ..Default::default()
     };
-    Ok(vision::Scanner::with_refs(&cat, set, options).with_identifier(chosen))
+    identifier.with_detector(vision::Scanner::with_refs(&cat, set, options).with_identifier(chosen))
 }
 
 fn scan(

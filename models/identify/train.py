@@ -156,7 +156,8 @@ def jpeg(x, rng, fraction=0.4):
 def look_alikes(faces, k=3):
     """Each face's k nearest faces by coarse pixels: the hard negatives a batch is built around."""
     coarse = tf.image.resize(faces.astype(np.float32) / 255.0, [14, 10], "area").numpy().reshape(len(faces), -1)
-    d = ((coarse[:, None, :] - coarse[None, :, :]) ** 2).sum(-1)
+    sq = (coarse**2).sum(1)
+    d = sq[:, None] + sq[None, :] - 2.0 * coarse @ coarse.T
     np.fill_diagonal(d, np.inf)
     return np.argsort(d, axis=1)[:, :k]
 
@@ -169,7 +170,9 @@ def embed_all(model, x, batch=512):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default="/tmp/arbiter-crops")
+    ap.add_argument("--data", action="append",
+                    help="a folder with train/ and val/ crops; give it again to train on several "
+                         "(our renderer's and models/detect/export_crops.py's)")
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--steps", type=int, default=1500)
     ap.add_argument("--classes-per-batch", type=int, default=32)
@@ -179,9 +182,15 @@ def main():
     rng = np.random.default_rng(SEED)
     gen = tf.random.Generator.from_seed(SEED)
 
-    faces, face_ids = load(os.path.join(args.data, "train"), "faces")
-    train_x, train_ids = load(os.path.join(args.data, "train"), "crops")
-    val_x, val_ids = load(os.path.join(args.data, "val"), "crops")
+    dirs = args.data or ["/tmp/arbiter-crops"]
+
+    def load_all(part, name):
+        got = [load(os.path.join(d, part), name) for d in dirs]
+        return np.concatenate([g[0] for g in got]), np.concatenate([g[1] for g in got])
+
+    faces, face_ids = load_all("train", "faces")
+    train_x, train_ids = load_all("train", "crops")
+    val_x, val_ids = load_all("val", "crops")
     order = np.argsort(face_ids)
     faces, face_ids = faces[order], face_ids[order]
     held_out = set(face_ids[HOLD_OUT_EVERY - 1 :: HOLD_OUT_EVERY])

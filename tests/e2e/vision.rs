@@ -218,3 +218,109 @@ fn issue_8_a_reference_enrolled_without_the_model_is_refused_by_fused_with_the_r
         "{err}"
     );
 }
+
+fn any_cards() -> std::path::PathBuf {
+    crate::cli::root().join("vision/tests/fixtures/any-cards")
+}
+
+/// A deck of a design no model was trained on (models/detect/export_eval.py, seed 599000): two
+/// 3×3 block photos enrol its 12 cards, then a scan of the same cards shuffled under another camera
+/// names them with the learned detector and identifier.
+#[test]
+fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
+    let dir = temp_dir("deck");
+    let blocks = any_cards().join("blocks");
+    let refs = dir.join("deck.json");
+    let (ok, text) = crate::cli::run_combined(&[
+        "enroll-deck",
+        "--ids",
+        blocks.join("ids.txt").to_str().unwrap(),
+        "--refs",
+        refs.to_str().unwrap(),
+        "--json",
+        blocks.join("block-1.jpg").to_str().unwrap(),
+        blocks.join("block-2.jpg").to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let json_start = text.find('{').expect("json");
+    let outcome: serde_json::Value =
+        serde_json::from_str(&text[json_start..text.rfind('}').unwrap() + 1]).expect("outcome json");
+    assert_eq!(outcome["enrolled"].as_array().map(|a| a.len()), Some(12), "{outcome}");
+    assert_eq!(outcome["missing"].as_array().map(|a| a.len()), Some(0), "{outcome}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&refs).expect("refs written")).expect("refs json");
+    let saved = saved["refs"].as_array().expect("refs");
+    assert_eq!(saved.len(), 12);
+    assert!(saved.iter().all(|r| r["embedding"].as_array().map(|e| e.len()) == Some(64)));
+    assert_eq!(std::fs::read_dir(dir.join("deck-crops")).expect("crops").count(), 12);
+
+    let out = run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--identifier",
+        "model",
+        "--detector",
+        "both",
+        "--refs",
+        refs.to_str().unwrap(),
+        "--json",
+        blocks.join("check.jpg").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().expect("a line"))
+            .expect("scan json");
+    let mut cards: Vec<(f64, f64, Option<String>)> = line["observation"]["cards"]
+        .as_array()
+        .expect("cards")
+        .iter()
+        .map(|c| {
+            (
+                c["center"][0].as_f64().unwrap_or(0.0),
+                c["center"][1].as_f64().unwrap_or(0.0),
+                c["card"].as_str().map(String::from),
+            )
+        })
+        .collect();
+    assert_eq!(cards.len(), 12, "{line}");
+    // Reading order: rows of four from the top.
+    cards.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut order = Vec::new();
+    for row in cards.chunks_mut(4) {
+        row.sort_by(|a, b| a.0.total_cmp(&b.0));
+        order.extend(row.iter().map(|c| c.2.clone()));
+    }
+    let expected: Vec<String> = std::fs::read_to_string(blocks.join("check-ids.txt"))
+        .expect("check ids")
+        .lines()
+        .map(String::from)
+        .collect();
+    let right = order.iter().zip(&expected).filter(|(g, e)| g.as_deref() == Some(e.as_str())).count();
+    let wrong = order
+        .iter()
+        .zip(&expected)
+        .filter(|(g, e)| g.as_ref().is_some_and(|g| g != *e))
+        .count();
+    assert_eq!(wrong, 0, "named wrong: {order:?} vs {expected:?}");
+    assert!(right >= 11, "named right {right} of 12: {order:?} vs {expected:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it() {
+    let dir = temp_dir("deck-bad");
+    let scene = any_cards().join("scenes/599001.jpg");
+    let (ok, text) = crate::cli::run_combined(&[
+        "enroll-deck",
+        "--ids",
+        any_cards().join("blocks/ids.txt").to_str().unwrap(),
+        "--refs",
+        dir.join("deck.json").to_str().unwrap(),
+        scene.to_str().unwrap(),
+    ]);
+    assert!(!ok, "nothing enrolled must fail: {text}");
+    assert!(text.contains("599001.jpg") && text.contains("not enrolled"), "{text}");
+    assert!(text.contains("missing:"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -6,10 +6,8 @@ use crate::VisionError;
 use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_REPLICATE, CV_8UC3};
 use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
 use opencv::prelude::*;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use tract_tflite::prelude::*;
+use crate::tflite::TfliteModel;
+use std::path::Path;
 
 /// Crop size the model takes (card aspect 63 × 88 mm ≈ 40 × 56 px), BGR u8.
 pub const CROP_W: i32 = 40;
@@ -66,43 +64,21 @@ pub fn face_crop(face: &Mat) -> Result<Mat, VisionError> {
 /// Length of the embedding the shipped model produces.
 pub const EMBED_DIM: usize = 64;
 
-type Plan = Arc<TypedRunnableModel>;
-
-/// The float32 TFLite embedding model, run by tract (pure Rust, exact float32; no quantised models).
+/// The float32 TFLite embedding model.
 pub struct Embedder {
-    plan: Plan,
-    path: PathBuf,
+    model: TfliteModel,
 }
 
 impl Embedder {
-    /// Loads and plans a `.tflite` file. tract can panic on a malformed model, so loading runs under
-    /// `catch_unwind`: a bad file is an error naming it, never a crash.
+    /// Loads and plans a `.tflite` file (under the guards of [`TfliteModel::load`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Embedder, VisionError> {
-        let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|e| VisionError::io(&path, e))?;
-        let bad = {
-            let path = path.clone();
-            move |reason: String| VisionError::Data {
-                path: path.clone(),
-                reason,
-            }
-        };
-        let planned = catch_unwind(|| -> TractResult<Plan> {
-            tract_tflite::tflite()
-                .model_for_read(&mut bytes.as_slice())?
-                .into_optimized()?
-                .into_runnable()
-        })
-        .map_err(|panic| bad(format!("model loader panicked: {}", panic_text(&panic))))?
-        .map_err(|e| bad(format!("not a usable TFLite model: {e:#}")))?;
         let embedder = Embedder {
-            plan: planned,
-            path,
+            model: TfliteModel::load(path)?,
         };
         // A model with the wrong input or output shape fails here, once, not on every crop.
         let probe = embedder.embed_pixels(&vec![0u8; (CROP_W * CROP_H * 3) as usize])?;
         if probe.len() != EMBED_DIM {
-            return Err(bad(format!(
+            return Err(embedder.model.error(format!(
                 "model gives {} values, expected a {EMBED_DIM}-d embedding",
                 probe.len()
             )));
@@ -148,34 +124,9 @@ impl Embedder {
         }
         // Training scaled BGR bytes to [0, 1]; the model takes that directly.
         let input: Vec<f32> = bgr.iter().map(|&b| b as f32 / 255.0).collect();
-        let fail = |reason: String| VisionError::Data {
-            path: self.path.clone(),
-            reason,
-        };
-        let outputs = catch_unwind(AssertUnwindSafe(|| -> TractResult<Vec<f32>> {
-            let tensor = Tensor::from_shape(&[1, CROP_H as usize, CROP_W as usize, 3], &input)?;
-            let out = self.plan.run(tvec!(tensor.into()))?;
-            let first = out
-                .first()
-                .ok_or_else(|| TractError::msg("the model has no output"))?;
-            Ok(first
-                .to_plain_array_view::<f32>()?
-                .iter()
-                .copied()
-                .collect())
-        }))
-        .map_err(|panic| fail(format!("model run panicked: {}", panic_text(&panic))))?
-        .map_err(|e| fail(format!("model run failed: {e:#}")))?;
-        Ok(outputs)
+        self.model
+            .run(&[1, CROP_H as usize, CROP_W as usize, 3], &input)
     }
-}
-
-fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
 }
 
 /// Scales to unit length, so a dot product is the cosine similarity. A zero vector stays zero.

@@ -161,3 +161,45 @@ pub fn point_in_convex(p: [f64; 2], poly: &[[f64; 2]]) -> bool {
     }
     true
 }
+
+/// The homography taking the unit square's corners (0,0), (1,0), (1,1), (0,1) to `q[0..4]`
+/// (Heckbert's closed form); `None` for a degenerate quad.
+pub fn square_to_quad(q: &[[f64; 2]; 4]) -> Option<H3> {
+    let [[x0, y0], [x1, y1], [x2, y2], [x3, y3]] = *q;
+    let (sx, sy) = (x0 - x1 + x2 - x3, y0 - y1 + y2 - y3);
+    let (dx1, dy1, dx2, dy2) = (x1 - x2, y1 - y2, x3 - x2, y3 - y2);
+    let det = dx1 * dy2 - dx2 * dy1;
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let g = (sx * dy2 - dx2 * sy) / det;
+    let h = (dx1 * sy - sx * dy1) / det;
+    Some([
+        [x1 - x0 + g * x1, x3 - x0 + h * x3, x0],
+        [y1 - y0 + g * y1, y3 - y0 + h * y3, y0],
+        [g, h, 1.0],
+    ])
+}
+
+#[cfg(test)]
+mod square_tests {
+    use super::*;
+
+    #[test]
+    fn square_to_quad_maps_the_corners_and_the_centre_to_the_diagonals_crossing() {
+        let q = [[10.0, 12.0], [52.0, 8.0], [60.0, 70.0], [5.0, 61.0]];
+        let h = square_to_quad(&q).expect("not degenerate");
+        for (s, t) in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].iter().zip(q) {
+            let p = apply(&h, *s);
+            assert!((p[0] - t[0]).abs() < 1e-9 && (p[1] - t[1]).abs() < 1e-9);
+        }
+        // The centre lies on both diagonals.
+        let c = apply(&h, [0.5, 0.5]);
+        let cross = |a: [f64; 2], b: [f64; 2], p: [f64; 2]| {
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        };
+        assert!(cross(q[0], q[2], c).abs() < 1e-6);
+        assert!(cross(q[1], q[3], c).abs() < 1e-6);
+        assert!(square_to_quad(&[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]).is_none());
+    }
+}

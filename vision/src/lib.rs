@@ -6,6 +6,7 @@
 //! ([`detect`]), identity and orientation ([`identify`]), cell assignment.
 
 pub mod calibrate;
+pub mod detector;
 pub mod detect;
 pub mod distinct;
 pub mod duel_table;
@@ -24,6 +25,7 @@ pub mod pipeline;
 pub mod report;
 pub mod scene;
 pub mod sheets;
+pub mod tflite;
 pub mod source;
 pub mod types;
 

@@ -13,7 +13,10 @@ use blitz::catalogue::{CardKind, Catalogue};
 use opencv::core::Mat;
 use opencv::imgproc;
 use opencv::prelude::*;
+use crate::detector::name::name_card;
+use crate::detector::CardDetector;
 use std::collections::HashSet;
+use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -64,6 +67,8 @@ pub struct Scanner {
     pub options: ScannerOptions,
     layouts: Vec<MatLayout>,
     identifier: Identifier,
+    /// The design-agnostic detector, for cards without our printed frame (named by the model).
+    card_detector: Option<Mutex<CardDetector>>,
 }
 
 struct Found {
@@ -111,6 +116,7 @@ impl Scanner {
             options,
             layouts: MatLayout::all(),
             identifier: Identifier::Hash,
+            card_detector: None,
         }
     }
 
@@ -142,7 +148,58 @@ impl Scanner {
             },
             layouts,
             identifier: Identifier::Hash,
+            card_detector: None,
         }
+    }
+
+    /// Also finds cards of any printed design with the learned detector; they are named by the
+    /// learned identifier (`model` or `fused`), so with the classical identifiers alone they are
+    /// reported unnamed.
+    pub fn with_card_detector(mut self, detector: CardDetector) -> Scanner {
+        self.card_detector = Some(Mutex::new(detector));
+        self
+    }
+
+    /// Cards the learned detector finds where no frame hole was named: each is named by the model's
+    /// nearest enrolled print (its thresholds decide), or reported unnamed.
+    fn learned_cards(&self, image: &Mat, found: &[Found]) -> Result<Vec<Found>, VisionError> {
+        let Some(detector) = &self.card_detector else {
+            return Ok(Vec::new());
+        };
+        let detected = detector
+            .lock()
+            .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
+            .detect(image)?;
+        let learned = match &self.identifier {
+            Identifier::Model(l) | Identifier::Fused(l) => Some(l),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for card in detected {
+            let centre = geometry::centroid(&card.corners);
+            let known = found.iter().any(|f| {
+                geometry::point_in_convex(centre, &f.corners)
+                    || geometry::point_in_convex(geometry::centroid(&f.corners), &card.corners)
+            });
+            if known {
+                continue;
+            }
+            let (corners, verdict) = match learned {
+                Some(l) => {
+                    let named = name_card(l, image, &card)?;
+                    (named.corners, named.verdict)
+                }
+                None => (card.corners, Verdict::abstain()),
+            };
+            out.push(Found {
+                corners,
+                model_sure: verdict.card.is_some(),
+                card: verdict.card,
+                confidence: verdict.confidence,
+                covered: card.partly_hidden,
+            });
+        }
+        Ok(out)
     }
 
     /// Matches one frame hole against the references; `None` when nothing could be compared.
@@ -266,7 +323,13 @@ impl Scanner {
                 found.extend(inner);
             }
         }
-        timings.identify_ms = ms(t);
+        let t_learned = Instant::now();
+        let more = self.learned_cards(image, &found)?;
+        quads += more.len() as u32;
+        found.extend(more);
+        let learned_ms = ms(t_learned);
+        timings.detect_ms += learned_ms;
+        timings.identify_ms = ms(t) - learned_ms;
         timings.identifier_extra_ms = extra_ms;
         timings.quads_identified = quads;
 

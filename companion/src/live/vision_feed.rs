@@ -190,6 +190,14 @@ impl Rendered {
         self
     }
 
+    /// Also finds cards with the learned, design-agnostic detector.
+    pub fn with_card_detector(mut self, detector: Option<vision::detector::CardDetector>) -> Rendered {
+        if let Some(d) = detector {
+            self.scanner = self.scanner.with_card_detector(d);
+        }
+        self
+    }
+
     /// Front-line cards and facilities first, so the cards lying on them can point at them.
     fn laid(&self, layout: &Layout) -> Vec<LaidCard> {
         let under = |id: &str| {

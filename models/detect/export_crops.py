@@ -1,0 +1,73 @@
+"""Identifier training crops of the procedural designs (training families only), in the format
+models/identify/train.py reads (faces.csv/.u8 and crops.csv/.u8: 40x56 BGR, card id per row).
+
+    python3 models/detect/export_crops.py --out /tmp/arbiter-crops-designs/train --seed 200000 --scenes 3000
+    python3 models/detect/export_crops.py --out /tmp/arbiter-crops-designs/val --seed 290000 --scenes 200
+
+Crops are cut from compose.py scenes at the truth corners with the same supersampled warp as
+vision::embed::warp_crop. Seeds below 300000 only: 500000 on are the evaluation's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+from multiprocessing import Pool
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compose  # noqa: E402
+import designs as D  # noqa: E402
+
+W, H = 40, 56
+SUPERSAMPLE = 4
+
+
+def warp_crop(image: np.ndarray, corners) -> np.ndarray:
+    src = np.array(corners, np.float32)
+    dst = np.array([[0, 0], [W * SUPERSAMPLE, 0], [W * SUPERSAMPLE, H * SUPERSAMPLE], [0, H * SUPERSAMPLE]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    big = cv2.warpPerspective(image, m, (W * SUPERSAMPLE, H * SUPERSAMPLE), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.resize(big, (W, H), interpolation=cv2.INTER_AREA)
+
+
+def scene_crops(seed):
+    sc = compose.render_scene(seed, 1280, 720, families=D.TRAIN_FAMILIES, tables=compose.TRAIN_TABLES)
+    return [(c.id, warp_crop(sc.image, c.corners)) for c in sc.cards if c.findable]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--scenes", type=int, default=3000)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    if args.seed + args.scenes > 300_000:
+        sys.exit("crop seeds stay below 300000 (the evaluation's seeds start at 500000)")
+    os.makedirs(args.out, exist_ok=True)
+    with Pool(args.workers) as pool:
+        per_scene = pool.map(scene_crops, range(args.seed, args.seed + args.scenes), chunksize=8)
+    crops = [c for s in per_scene for c in s]
+    ids = sorted({i for i, _ in crops})
+    faces = []
+    for card_id in ids:
+        family, index, k = card_id.rsplit("-", 2)
+        face = D.render(D.design(family, int(index)), int(k))
+        faces.append(cv2.resize(face, (W, H), interpolation=cv2.INTER_AREA))
+    for name, rows, pixels in [("crops", [i for i, _ in crops], [p for _, p in crops]), ("faces", ids, faces)]:
+        with open(os.path.join(args.out, f"{name}.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["card"])
+            w.writerows([r] for r in rows)
+        np.stack(pixels).astype(np.uint8).tofile(os.path.join(args.out, f"{name}.u8"))
+    print(f"{len(crops)} crops of {len(ids)} cards from {args.scenes} scenes -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+//! A card detector that does not depend on how a card is printed: a small learned segmentation model
+//! (models/detect, trained on procedural designs) marks each visible card's *core* (the card shrunk
+//! about its centre, so touching cards stay apart); each core becomes a quad, grown back to the card's
+//! outline and snapped to the card's edges in the full-size frame.
+//!
+//! Any image size: the frame is resized (aspect kept) into the model's fixed input, and quads are
+//! reported in the input image's pixels.
+
+pub mod deck;
+pub mod eval;
+pub mod name;
+mod quads;
+mod refine;
+
+pub use quads::{card_at_angle, core_quads, grow_quad, CoreQuad};
+pub use refine::{edge_angle, snap_to_edges};
+
+use crate::tflite::TfliteModel;
+use crate::VisionError;
+use opencv::core::{Mat, Rect, Scalar, Size, CV_8UC3};
+use opencv::imgproc;
+use opencv::prelude::*;
+use std::path::Path;
+use std::time::Instant;
+
+/// The model's input (width, height); training (models/detect/train.py) uses the same.
+pub const INPUT_W: usize = 448;
+pub const INPUT_H: usize = 336;
+/// The model's output is at half the input resolution, two channels: core, card.
+pub const OUTPUT_SCALE: usize = 2;
+const CHANNELS: usize = 2;
+
+/// Where the shipped model lies in the repository.
+pub const DEFAULT_MODEL: &str = "models/detect/card_detect.tflite";
+
+#[derive(Clone, Debug)]
+pub struct DetectorOptions {
+    /// A pixel belongs to a core above this probability.
+    pub core_threshold: f32,
+    /// Cores smaller than this many output pixels are specks, not cards.
+    pub min_core_px: f64,
+    /// The share of a card's width and height its core covers (compose.py's `CORE`).
+    pub core_share: f64,
+    /// Cores smaller than this share of the largest core in the same card region are dropped.
+    pub min_core_share: f64,
+    /// A card region filling less than this share of its quad is a card partly hidden (by another
+    /// card, a hand or the frame's edge); the outline is sharp, so the bar is high.
+    pub min_card_fill: f64,
+    /// The same for a core grown back to its card (cards touching): cores are rounder than cards.
+    pub min_core_fill: f64,
+    /// Snap each side to the strongest nearby edge in the full-size frame.
+    pub snap_edges: bool,
+}
+
+impl Default for DetectorOptions {
+    fn default() -> Self {
+        DetectorOptions {
+            core_threshold: 0.5,
+            min_core_px: 6.0,
+            core_share: 0.64,
+            min_core_share: 0.25,
+            min_card_fill: 0.85,
+            min_core_fill: 0.65,
+            snap_edges: true,
+        }
+    }
+}
+
+/// One card found in a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetectedCard {
+    /// The card's outline, image pixels, clockwise on screen, starting at an arbitrary corner (the
+    /// identifier decides which corner is the card's top-left).
+    pub corners: [[f64; 2]; 4],
+    /// Part of the card is not seen: covered by another card or a hand, or beyond the frame.
+    pub partly_hidden: bool,
+    /// Mean core probability over the card's core.
+    pub score: f32,
+}
+
+/// Milliseconds per stage of one [`CardDetector::detect`] call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DetectTimings {
+    pub prepare_ms: f64,
+    pub model_ms: f64,
+    pub quads_ms: f64,
+    pub snap_ms: f64,
+}
+
+pub struct CardDetector {
+    model: TfliteModel,
+    pub options: DetectorOptions,
+    input: Vec<f32>,
+    pub timings: DetectTimings,
+}
+
+impl CardDetector {
+    /// Loads the model (under the guards of [`TfliteModel::load`]) and checks its output shape once.
+    pub fn new(path: impl AsRef<Path>, options: DetectorOptions) -> Result<CardDetector, VisionError> {
+        let detector = CardDetector {
+            model: TfliteModel::load(path)?,
+            options,
+            input: vec![0.0; INPUT_W * INPUT_H * 3],
+            timings: DetectTimings::default(),
+        };
+        let out = detector.run_model()?;
+        let expected = (INPUT_W / OUTPUT_SCALE) * (INPUT_H / OUTPUT_SCALE) * CHANNELS;
+        if out.len() != expected {
+            return Err(detector.model.error(format!(
+                "model gives {} values, expected {}×{}×{CHANNELS}",
+                out.len(),
+                INPUT_H / OUTPUT_SCALE,
+                INPUT_W / OUTPUT_SCALE
+            )));
+        }
+        if out.iter().any(|v| !v.is_finite()) {
+            return Err(detector
+                .model
+                .error("model gives values that are not finite numbers".into()));
+        }
+        Ok(detector)
+    }
+
+    /// The cards in a BGR frame of any size.
+    pub fn detect(&mut self, image: &Mat) -> Result<Vec<DetectedCard>, VisionError> {
+        if image.typ() != CV_8UC3 || image.cols() < 8 || image.rows() < 8 {
+            return Err(VisionError::Other(format!(
+                "detector: a BGR u8 frame of at least 8×8 px is needed, got {}×{} type {}",
+                image.cols(),
+                image.rows(),
+                image.typ()
+            )));
+        }
+        let t = Instant::now();
+        let scale = self.prepare(image)?;
+        self.timings.prepare_ms = ms(t);
+
+        let t = Instant::now();
+        let out = self.run_model()?;
+        self.timings.model_ms = ms(t);
+
+        let t = Instant::now();
+        let (ow, oh) = (INPUT_W / OUTPUT_SCALE, INPUT_H / OUTPUT_SCALE);
+        let core: Vec<f32> = out.iter().step_by(CHANNELS).copied().collect();
+        let card: Vec<f32> = out.iter().skip(1).step_by(CHANNELS).copied().collect();
+        let cores = core_quads(&core, &card, ow, oh, &self.options)?;
+        // Output pixel → image pixel.
+        let to_image = OUTPUT_SCALE as f64 / scale;
+        let (iw, ih) = (image.cols() as f64, image.rows() as f64);
+        let mut gray = Mat::default();
+        imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+        let mut quads = Vec::with_capacity(cores.len());
+        for c in &cores {
+            let mut quad = c.quad.map(|p| [p[0] * to_image, p[1] * to_image]);
+            // A card grown from its core: turn it to the edges the frame shows there.
+            if let Some(outline) = &c.core_outline {
+                if let Some(angle) = edge_angle(&gray, &quad)? {
+                    if let Some(q) = card_at_angle(outline, angle, self.options.core_share) {
+                        quad = q.map(|p| [p[0] * to_image, p[1] * to_image]);
+                    }
+                }
+            }
+            quads.push(quad);
+        }
+        let mut cards: Vec<DetectedCard> = cores
+            .iter()
+            .zip(quads)
+            .map(|(c, corners)| {
+                let outside = corners
+                    .iter()
+                    .any(|p| p[0] < -1.0 || p[1] < -1.0 || p[0] > iw + 1.0 || p[1] > ih + 1.0);
+                DetectedCard {
+                    corners,
+                    partly_hidden: c.hidden || outside,
+                    score: c.score,
+                }
+            })
+            .collect();
+        self.timings.quads_ms = ms(t);
+
+        let t = Instant::now();
+        if self.options.snap_edges {
+            for card in cards.iter_mut().filter(|c| !c.partly_hidden) {
+                if let Some(snapped) = snap_to_edges(&gray, &card.corners, to_image)? {
+                    card.corners = snapped;
+                }
+            }
+        }
+        self.timings.snap_ms = ms(t);
+        Ok(cards)
+    }
+
+    /// Resizes the frame (aspect kept) into the top-left of the model's input, zero elsewhere, as
+    /// BGR / 255; returns the scale from image to input pixels.
+    fn prepare(&mut self, image: &Mat) -> Result<f64, VisionError> {
+        let (w, h) = (image.cols() as f64, image.rows() as f64);
+        let scale = (INPUT_W as f64 / w).min(INPUT_H as f64 / h);
+        let nw = ((w * scale).round() as i32).clamp(1, INPUT_W as i32);
+        let nh = ((h * scale).round() as i32).clamp(1, INPUT_H as i32);
+        let mut small = Mat::default();
+        imgproc::resize(image, &mut small, Size::new(nw, nh), 0.0, 0.0, imgproc::INTER_AREA)?;
+        let mut canvas =
+            Mat::new_rows_cols_with_default(INPUT_H as i32, INPUT_W as i32, CV_8UC3, Scalar::all(0.0))?;
+        let mut roi = Mat::roi_mut(&mut canvas, Rect::new(0, 0, nw, nh))?;
+        small.copy_to(&mut roi)?;
+        let bytes = canvas.data_bytes()?;
+        for (dst, &b) in self.input.iter_mut().zip(bytes) {
+            *dst = b as f32 / 255.0;
+        }
+        Ok(scale)
+    }
+
+    fn run_model(&self) -> Result<Vec<f32>, VisionError> {
+        self.model.run(&[1, INPUT_H, INPUT_W, 3], &self.input)
+    }
+
+    /// The raw model output for an input already at the model's size (agreement tests).
+    pub fn raw_output(&mut self, input_bgr: &Mat) -> Result<Vec<f32>, VisionError> {
+        if input_bgr.cols() as usize != INPUT_W || input_bgr.rows() as usize != INPUT_H {
+            return Err(VisionError::Other(format!(
+                "raw_output: input must be {INPUT_W}×{INPUT_H}"
+            )));
+        }
+        self.prepare(input_bgr)?;
+        self.run_model()
+    }
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}

@@ -1,0 +1,135 @@
+//! Naming a detected card of any design by its nearest enrolled print, and enrolling a print from a
+//! photo of it lying upright.
+
+use super::{CardDetector, DetectedCard};
+use crate::detect::dist;
+use crate::embed::warp_crop;
+use crate::identifier::{Learned, Verdict};
+use crate::VisionError;
+use opencv::core::Mat;
+
+/// A detected card with its identity: corners from the card's own top-left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedCard {
+    pub corners: [[f64; 2]; 4],
+    pub verdict: Verdict,
+    /// The nearest enrolled card and its cosine, before thresholds.
+    pub nearest: Option<(String, f32, f32)>,
+    pub partly_hidden: bool,
+}
+
+/// Opposite sides within this ratio: the quad's long axis is unclear (a card seen end-on), so all four
+/// turns are tried instead of the two that put a short side on top.
+const SQUARE_RATIO: f64 = 1.12;
+
+/// Which of the quad's corners may be the card's top-left: those that put a short side on top.
+pub fn candidate_turns(quad: &[[f64; 2]; 4]) -> Vec<usize> {
+    let side = |a: usize| dist(quad[a], quad[(a + 1) % 4]);
+    let (first, second) = (side(0) + side(2), side(1) + side(3));
+    if first.max(second) / first.min(second).max(1e-9) < SQUARE_RATIO {
+        vec![0, 1, 2, 3]
+    } else if first < second {
+        vec![0, 2]
+    } else {
+        vec![1, 3]
+    }
+}
+
+/// The quad's corners starting at corner `turn`.
+pub fn turned(quad: &[[f64; 2]; 4], turn: usize) -> [[f64; 2]; 4] {
+    [0, 1, 2, 3].map(|k| quad[(k + turn) % 4])
+}
+
+fn px(c: &[[f64; 2]; 4]) -> [[f32; 2]; 4] {
+    c.map(|p| [p[0] as f32, p[1] as f32])
+}
+
+/// Names a detected card: each candidate turn is embedded, the closest enrolled card wins, and the
+/// model's thresholds decide whether it is named.
+pub fn name_card(
+    learned: &Learned,
+    image: &Mat,
+    card: &DetectedCard,
+) -> Result<NamedCard, VisionError> {
+    let mut best: Option<([[f64; 2]; 4], (String, f32, f32))> = None;
+    for turn in candidate_turns(&card.corners) {
+        let corners = turned(&card.corners, turn);
+        if let Some(seen) = learned.assess(image, &px(&corners))? {
+            if best.as_ref().is_none_or(|(_, b)| seen.1 > b.1) {
+                best = Some((corners, seen));
+            }
+        }
+    }
+    let (corners, nearest) = match best {
+        Some((c, n)) => (c, Some(n)),
+        None => (card.corners, None),
+    };
+    let verdict = if card.partly_hidden {
+        Verdict::abstain()
+    } else {
+        learned.verdict(&nearest)
+    };
+    Ok(NamedCard {
+        corners,
+        verdict,
+        nearest,
+        partly_hidden: card.partly_hidden,
+    })
+}
+
+/// The card in an enrolment photo (one card lying upright, the camera above it): the largest card
+/// wholly in view, its corners from the one nearest the image's top-left.
+pub fn enrolment_corners(
+    detector: &mut CardDetector,
+    photo: &Mat,
+) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
+    let cards = detector.detect(photo)?;
+    let Some(card) = cards
+        .iter()
+        .filter(|c| !c.partly_hidden)
+        .max_by(|a, b| area(&a.corners).total_cmp(&area(&b.corners)))
+    else {
+        return Ok(None);
+    };
+    let turn = (0..4)
+        .min_by(|&a, &b| {
+            let s = |k: usize| card.corners[k][0] + card.corners[k][1];
+            s(a).total_cmp(&s(b))
+        })
+        .unwrap_or(0);
+    Ok(Some(turned(&card.corners, turn)))
+}
+
+/// The embedding of the card in an enrolment photo, or `None` when no whole card is seen.
+pub fn enrolment_embedding(
+    detector: &mut CardDetector,
+    learned: &Learned,
+    photo: &Mat,
+) -> Result<Option<Vec<f32>>, VisionError> {
+    let Some(corners) = enrolment_corners(detector, photo)? else {
+        return Ok(None);
+    };
+    Ok(Some(
+        learned.embedder.embed(&warp_crop(photo, &px(&corners))?)?,
+    ))
+}
+
+fn area(q: &[[f64; 2]; 4]) -> f64 {
+    crate::geometry::signed_area(q).abs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_portrait_quad_tries_the_two_turns_with_a_short_side_on_top() {
+        let portrait = [[0.0, 0.0], [60.0, 0.0], [60.0, 90.0], [0.0, 90.0]];
+        assert_eq!(candidate_turns(&portrait), vec![0, 2]);
+        let sideways = [[0.0, 0.0], [90.0, 0.0], [90.0, 60.0], [0.0, 60.0]];
+        assert_eq!(candidate_turns(&sideways), vec![1, 3]);
+        let end_on = [[0.0, 0.0], [60.0, 0.0], [62.0, 64.0], [0.0, 64.0]];
+        assert_eq!(candidate_turns(&end_on), vec![0, 1, 2, 3]);
+        assert_eq!(turned(&portrait, 1)[0], [60.0, 0.0]);
+    }
+}

@@ -1,0 +1,437 @@
+//! From the model's core probabilities to one quad per card core, and from a core's quad back to the
+//! card's outline.
+
+use super::DetectorOptions;
+use crate::geometry::{apply, signed_area, square_to_quad};
+use crate::VisionError;
+use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+/// One card found in the model's output, in output pixels (continuous coordinates: pixel `i` spans
+/// `[i, i+1)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoreQuad {
+    /// The card's outline, clockwise on screen.
+    pub quad: [[f64; 2]; 4],
+    /// The share of the quad the card's visible pixels (or its core's) fill: a whole card fills its
+    /// quad.
+    pub fill: f64,
+    /// Too little of the quad filled: part of the card is hidden.
+    pub hidden: bool,
+    /// For a card grown from its core (cards touching): the core's outline points, so the caller
+    /// can turn the quad to the card's edges seen in the frame (a round core hardly shows its angle).
+    pub core_outline: Option<Vec<[f64; 2]>>,
+    pub score: f32,
+}
+
+/// Cores of fewer pixels keep their minimum-area rectangle (too few pixels to see perspective).
+const MIN_REFIT_PX: f64 = 30.0;
+/// The polygon through boundary pixels' centres lies this far inside the region's true outline.
+const HALF_PIXEL: f64 = 0.5;
+
+/// One thresholded channel's connected regions: labels, each region's pixel count and summed
+/// probability, and its outer contour.
+struct Regions {
+    labels: Mat,
+    pixels: Vec<usize>,
+    sums: Vec<f32>,
+    contours: Vec<Option<Vector<Point>>>,
+}
+
+impl Regions {
+    fn of(prob: &[f32], w: usize, h: usize, threshold: f32, connectivity: i32) -> Result<Regions, VisionError> {
+        let mut mask = Mat::new_rows_cols_with_default(h as i32, w as i32, CV_8UC1, 0.0.into())?;
+        for (m, &p) in mask.data_bytes_mut()?.iter_mut().zip(prob) {
+            *m = if p > threshold { 255 } else { 0 };
+        }
+        let mut labels = Mat::default();
+        let n = imgproc::connected_components(&mask, &mut labels, connectivity, opencv::core::CV_32S)?
+            .max(1) as usize;
+        let (mut pixels, mut sums) = (vec![0usize; n], vec![0.0f32; n]);
+        for (&label, &p) in labels.data_typed::<i32>()?.iter().zip(prob) {
+            if label > 0 {
+                pixels[label as usize] += 1;
+                sums[label as usize] += p;
+            }
+        }
+        let mut found = Vector::<Vector<Point>>::new();
+        imgproc::find_contours(
+            &mask,
+            &mut found,
+            imgproc::RETR_EXTERNAL,
+            imgproc::CHAIN_APPROX_NONE,
+            Point::new(0, 0),
+        )?;
+        let mut contours = vec![None; n];
+        for contour in found.iter() {
+            let Ok(first) = contour.get(0) else {
+                continue;
+            };
+            let label = *labels.at_2d::<i32>(first.y, first.x)?;
+            if label > 0 && contours[label as usize].is_none() {
+                contours[label as usize] = Some(contour);
+            }
+        }
+        Ok(Regions { labels, pixels, sums, contours })
+    }
+}
+
+/// The cards in the model's `w × h` core and card maps. A card region holding exactly one core is
+/// that card's own outline (sharp, perspective kept); a region holding several cores is cards
+/// touching or overlapping, and each of its cores is grown back to its card (`grow_quad`).
+pub fn core_quads(
+    core: &[f32],
+    card: &[f32],
+    w: usize,
+    h: usize,
+    opts: &DetectorOptions,
+) -> Result<Vec<CoreQuad>, VisionError> {
+    if core.len() != w * h || card.len() != w * h {
+        return Err(VisionError::Other(format!(
+            "model maps have {} and {} values, expected {w}×{h}",
+            core.len(),
+            card.len()
+        )));
+    }
+    let cores = Regions::of(core, w, h, opts.core_threshold, 8)?;
+    let cards = Regions::of(card, w, h, opts.core_threshold, 4)?;
+    // Which card region each core lies in (by its pixels' majority), and how many cores each holds.
+    let core_labels = cores.labels.data_typed::<i32>()?;
+    let card_labels = cards.labels.data_typed::<i32>()?;
+    let mut votes: Vec<std::collections::HashMap<i32, usize>> = vec![Default::default(); cores.pixels.len()];
+    for (&c, &k) in core_labels.iter().zip(card_labels) {
+        if c > 0 && k > 0 {
+            *votes[c as usize].entry(k).or_default() += 1;
+        }
+    }
+    let region_of: Vec<Option<i32>> = votes
+        .iter()
+        .map(|v| v.iter().max_by_key(|(_, n)| **n).map(|(k, _)| *k))
+        .collect();
+    // A core much smaller than the largest in its card region is a speck of the model's doubt
+    // (or a sliver of a card mostly hidden under that one), not a card of its own.
+    let mut largest = vec![0usize; cards.pixels.len()];
+    for (label, r) in region_of.iter().enumerate().skip(1) {
+        if let Some(k) = r {
+            largest[*k as usize] = largest[*k as usize].max(cores.pixels[label]);
+        }
+    }
+    let significant = |label: usize| {
+        let px = cores.pixels[label] as f64;
+        px >= opts.min_core_px
+            && region_of[label]
+                .is_none_or(|k| px >= opts.min_core_share * largest[k as usize] as f64)
+    };
+    let mut cores_in = vec![0usize; cards.pixels.len()];
+    for (label, r) in region_of.iter().enumerate().skip(1) {
+        if let Some(k) = r {
+            if significant(label) {
+                cores_in[*k as usize] += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for label in 1..cores.pixels.len() {
+        let (pixels, sum) = (cores.pixels[label], cores.sums[label]);
+        if !significant(label) {
+            continue;
+        }
+        let score = sum / pixels as f32;
+        let alone = region_of[label].filter(|k| cores_in[*k as usize] == 1);
+        if let Some(k) = alone {
+            if let Some(contour) = &cards.contours[k as usize] {
+                if let Some(quad) = fit_quad(contour, cards.pixels[k as usize] as f64)? {
+                    let area = signed_area(&quad).abs();
+                    if area > 0.0 {
+                        let fill = (cards.pixels[k as usize] as f64 / area).min(1.0);
+                        out.push(CoreQuad {
+                            quad,
+                            hidden: fill < opts.min_card_fill,
+                            fill,
+                            score,
+                            core_outline: None,
+                        });
+                        continue;
+                    }
+                }
+            }
+        }
+        let Some(contour) = &cores.contours[label] else {
+            continue;
+        };
+        let Some(quad) = fit_quad(contour, pixels as f64)? else {
+            continue;
+        };
+        let area = signed_area(&quad).abs();
+        if area <= 0.0 {
+            continue;
+        }
+        let fill = (pixels as f64 / area).min(1.0);
+        out.push(CoreQuad {
+            quad: grow_quad(&quad, opts.core_share),
+            hidden: fill < opts.min_core_fill,
+            fill,
+            score,
+            core_outline: Some(
+                contour
+                    .iter()
+                    .map(|p| [p.x as f64 + 0.5, p.y as f64 + 0.5])
+                    .collect(),
+            ),
+        });
+    }
+    Ok(out)
+}
+
+/// A quad around a core's outline: the minimum-area rectangle first, then each side refitted as a
+/// line through the outline's points along that side's middle (rounded corners bend its ends), so
+/// perspective survives; the lines lie half a pixel outside the boundary pixels' centres. Clockwise
+/// on screen.
+fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
+    let r = imgproc::min_area_rect(contour)?;
+    let mut corners = [Point2f::default(); 4];
+    r.points(&mut corners)?;
+    let mut rect = corners.map(|p| [p.x as f64 + 0.5, p.y as f64 + 0.5]);
+    if signed_area(&rect) < 0.0 {
+        rect.reverse();
+    }
+    let c = crate::geometry::centroid(&rect);
+    if pixels >= MIN_REFIT_PX {
+        if let Some(q) = refit_sides(contour, &rect)? {
+            return Ok(Some(q));
+        }
+    }
+    Ok(Some(rect.map(|p| {
+        let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
+        let d = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let f = 1.0 + HALF_PIXEL * std::f64::consts::SQRT_2 / d;
+        [c[0] + dx * f, c[1] + dy * f]
+    })))
+}
+
+/// The outline's own four corners when its convex hull simplifies to four points close to the
+/// rectangle's (a card seen in perspective is a convex quad, its rounded corners aside).
+fn refit_sides(
+    contour: &Vector<Point>,
+    rect: &[[f64; 2]; 4],
+) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
+    let mut hull = Vector::<Point>::new();
+    imgproc::convex_hull(contour, &mut hull, true, true)?;
+    let perimeter = imgproc::arc_length(&hull, true)?;
+    let mut eps = 0.02 * perimeter;
+    for _ in 0..10 {
+        let mut approx = Vector::<Point>::new();
+        imgproc::approx_poly_dp(&hull, &mut approx, eps, true)?;
+        if approx.len() < 4 {
+            return Ok(None);
+        }
+        if approx.len() == 4 {
+            let mut q = [[0.0; 2]; 4];
+            for (k, p) in approx.iter().enumerate() {
+                q[k] = [p.x as f64 + 0.5, p.y as f64 + 0.5];
+            }
+            if signed_area(&q) < 0.0 {
+                q.reverse();
+            }
+            let size = signed_area(rect).abs().sqrt();
+            // Each corner near one of the rectangle's, and the area close to it.
+            let near = q.iter().all(|p| {
+                rect.iter()
+                    .any(|r| crate::detect::dist(*p, *r) <= MAX_REFIT_SHARE * size + 1.0)
+            });
+            let area_ratio = signed_area(&q).abs() / signed_area(rect).abs().max(1e-9);
+            if !near || area_ratio < 0.85 {
+                return Ok(None);
+            }
+            let c = crate::geometry::centroid(&q);
+            return Ok(Some(q.map(|p| {
+                let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
+                let d = (dx * dx + dy * dy).sqrt().max(1e-9);
+                let f = 1.0 + HALF_PIXEL * std::f64::consts::SQRT_2 / d;
+                [c[0] + dx * f, c[1] + dy * f]
+            })));
+        }
+        eps *= 1.3;
+    }
+    Ok(None)
+}
+
+/// A refitted corner may move this share of the core's size from the rectangle's corner.
+const MAX_REFIT_SHARE: f64 = 0.25;
+
+/// A line `n · p = c` with unit normal `n`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Line {
+    pub n: [f64; 2],
+    pub c: f64,
+}
+
+impl Line {
+    pub fn through(a: [f64; 2], b: [f64; 2]) -> Line {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-12);
+        let n = [-dy / len, dx / len];
+        Line {
+            n,
+            c: n[0] * a[0] + n[1] * a[1],
+        }
+    }
+
+    /// Total least squares through the points.
+    pub fn fit(points: &[[f64; 2]]) -> Option<Line> {
+        if points.len() < 2 {
+            return None;
+        }
+        let c = crate::geometry::centroid(points);
+        let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+        for p in points {
+            let (x, y) = (p[0] - c[0], p[1] - c[1]);
+            sxx += x * x;
+            sxy += x * y;
+            syy += y * y;
+        }
+        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+        let n = [-angle.sin(), angle.cos()];
+        Some(Line {
+            n,
+            c: n[0] * c[0] + n[1] * c[1],
+        })
+    }
+
+    pub fn distance(&self, p: [f64; 2]) -> f64 {
+        (self.n[0] * p[0] + self.n[1] * p[1] - self.c).abs()
+    }
+
+    pub fn cross(&self, o: &Line) -> Option<[f64; 2]> {
+        let det = self.n[0] * o.n[1] - self.n[1] * o.n[0];
+        if det.abs() < 1e-6 {
+            return None;
+        }
+        Some([
+            (self.c * o.n[1] - self.n[1] * o.c) / det,
+            (self.n[0] * o.c - self.c * o.n[0]) / det,
+        ])
+    }
+}
+
+/// The card's outline from its core's quad: the core covers `share` of the card's width and height
+/// about the card's centre, so in the card's own plane (through the quad's homography, exact under
+/// perspective) the card's corners lie at `0.5 ± 0.5 / share`.
+pub fn grow_quad(core: &[[f64; 2]; 4], share: f64) -> [[f64; 2]; 4] {
+    let Some(h) = square_to_quad(core) else {
+        return *core;
+    };
+    let (lo, hi) = (0.5 - 0.5 / share, 0.5 + 0.5 / share);
+    [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grown_core_is_the_card_it_was_shrunk_from() {
+        let card = [[100.0, 50.0], [160.0, 55.0], [150.0, 140.0], [95.0, 130.0]];
+        let h = square_to_quad(&card).expect("card");
+        let share = 0.64;
+        let (lo, hi) = (0.5 - share / 2.0, 0.5 + share / 2.0);
+        let core = [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p));
+        let grown = grow_quad(&core, share);
+        for (g, c) in grown.iter().zip(card) {
+            assert!((g[0] - c[0]).abs() < 1e-6 && (g[1] - c[1]).abs() < 1e-6, "{g:?} vs {c:?}");
+        }
+    }
+
+    fn map_with(w: usize, h: usize, rects: &[(usize, usize, usize, usize)]) -> Vec<f32> {
+        let mut m = vec![0.0; w * h];
+        for &(x0, y0, x1, y1) in rects {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    m[y * w + x] = 0.9;
+                }
+            }
+        }
+        m
+    }
+
+    fn width(q: &[[f64; 2]; 4]) -> f64 {
+        let xs: Vec<f64> = q.iter().map(|p| p[0]).collect();
+        xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min)
+    }
+
+    #[test]
+    fn a_card_alone_is_its_own_outline() {
+        let card = map_with(60, 40, &[(10, 5, 30, 35)]);
+        let core = map_with(60, 40, &[(14, 10, 26, 30)]);
+        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        assert_eq!(quads.len(), 1, "{quads:?}");
+        assert!((width(&quads[0].quad) - 20.0).abs() < 1.0, "{:?}", quads[0].quad);
+        assert!(quads[0].fill > 0.95);
+        assert!((quads[0].score - 0.9).abs() < 1e-6);
+        assert!(signed_area(&quads[0].quad) > 0.0);
+    }
+
+    #[test]
+    fn touching_cards_are_told_apart_by_their_cores() {
+        // Two cards side by side make one card region; their 12×18 cores have a 2-pixel gap; and
+        // a 2×2 speck is no card.
+        let card = map_with(60, 40, &[(1, 0, 35, 28)]);
+        let core = map_with(60, 40, &[(5, 5, 17, 23), (19, 5, 31, 23), (50, 30, 52, 32)]);
+        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        assert_eq!(quads.len(), 2, "{quads:?}");
+        for q in &quads {
+            let grown = 12.0 / DetectorOptions::default().core_share;
+            assert!((width(&q.quad) - grown).abs() < 1.5, "width {}", width(&q.quad));
+            assert!(q.fill > 0.9, "fill {}", q.fill);
+        }
+    }
+
+    #[test]
+    fn a_card_with_a_bite_out_of_it_does_not_fill_its_quad() {
+        // An L-shaped card region: a card whose corner lies under another card.
+        let card = map_with(60, 60, &[(10, 10, 40, 25), (10, 25, 22, 50)]);
+        let core = map_with(60, 60, &[(14, 14, 20, 40)]);
+        let quads = core_quads(&core, &card, 60, 60, &DetectorOptions::default()).expect("quads");
+        assert_eq!(quads.len(), 1);
+        assert!(quads[0].hidden, "{}", quads[0].fill);
+    }
+
+    #[test]
+    fn a_wrong_sized_map_is_an_error() {
+        assert!(core_quads(&[0.0; 10], &[0.0; 16], 4, 4, &DetectorOptions::default()).is_err());
+    }
+}
+
+/// The rectangle turned by `angle` (radians) that holds `outline`, grown by half a pixel and then
+/// back from a core of `share` to its card; clockwise on screen.
+pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, share: f64) -> Option<[[f64; 2]; 4]> {
+    if outline.len() < 3 {
+        return None;
+    }
+    let (u, v) = ([angle.cos(), angle.sin()], [-angle.sin(), angle.cos()]);
+    let dot = |p: &[f64; 2], a: [f64; 2]| p[0] * a[0] + p[1] * a[1];
+    let (mut u0, mut u1, mut v0, mut v1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for p in outline {
+        u0 = u0.min(dot(p, u));
+        u1 = u1.max(dot(p, u));
+        v0 = v0.min(dot(p, v));
+        v1 = v1.max(dot(p, v));
+    }
+    let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
+    let (hu, hv) = (
+        ((u1 - u0) / 2.0 + HALF_PIXEL) / share,
+        ((v1 - v0) / 2.0 + HALF_PIXEL) / share,
+    );
+    let at = |a: f64, b: f64| [u[0] * a + v[0] * b, u[1] * a + v[1] * b];
+    let mut q = [
+        at(cu - hu, cv - hv),
+        at(cu + hu, cv - hv),
+        at(cu + hu, cv + hv),
+        at(cu - hu, cv + hv),
+    ];
+    if signed_area(&q) < 0.0 {
+        q.reverse();
+    }
+    Some(q)
+}

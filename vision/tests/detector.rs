@@ -1,0 +1,138 @@
+//! The design-agnostic card detector run from Rust: tract agrees with the Python TFLite interpreter,
+//! broken model files are errors naming the file, and on a small fixed evaluation set of held-out
+//! design families (models/detect/export_eval.py, seeds 599000–599011) it finds and names cards
+//! above a floor per family.
+
+use std::path::PathBuf;
+use vision::detector::eval::evaluate;
+use vision::detector::{CardDetector, DetectorOptions, INPUT_H, INPUT_W, OUTPUT_SCALE};
+use vision::identifier::Learned;
+
+fn models() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/any-cards")
+}
+
+fn detector() -> CardDetector {
+    CardDetector::new(
+        models().join("detect/card_detect.tflite"),
+        DetectorOptions::default(),
+    )
+    .expect("shipped detector loads")
+}
+
+#[derive(serde::Deserialize)]
+struct Case {
+    input: String,
+    mean: Vec<f32>,
+    samples: Vec<[f32; 4]>,
+}
+
+/// The fixtures were written by models/detect/train.py from `tf.lite.Interpreter` outputs.
+#[test]
+fn tract_agrees_with_the_python_tflite_interpreter_to_1e_4() {
+    let mut d = detector();
+    let dir = models().join("detect");
+    let text = std::fs::read_to_string(dir.join("agreement.json")).expect("agreement.json");
+    let cases: Vec<Case> = serde_json::from_str(&text).expect("agreement.json parses");
+    assert!(cases.len() >= 2);
+    let ow = INPUT_W / OUTPUT_SCALE;
+    for case in &cases {
+        let input = vision::pipeline::read_image(&dir.join(&case.input)).expect("input png");
+        let out = d.raw_output(&input).expect("runs");
+        for c in 0..2 {
+            let mean = out.iter().skip(c).step_by(2).sum::<f32>() / (out.len() / 2) as f32;
+            assert!((mean - case.mean[c]).abs() < 1e-4, "{} channel {c} mean {mean} vs {}", case.input, case.mean[c]);
+        }
+        for s in &case.samples {
+            let (r, col) = (s[0] as usize, s[1] as usize);
+            for c in 0..2 {
+                let got = out[(r * ow + col) * 2 + c];
+                assert!((got - s[2 + c]).abs() < 1e-4, "{} ({r},{col}) ch {c}: {got} vs {}", case.input, s[2 + c]);
+            }
+        }
+    }
+    assert_eq!(INPUT_H % OUTPUT_SCALE, 0);
+}
+
+#[test]
+fn broken_or_wrong_model_files_are_errors_that_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("arbiter-detector-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shipped = std::fs::read(models().join("detect/card_detect.tflite")).expect("model");
+    for (name, bytes) in [
+        ("empty.tflite", Vec::new()),
+        ("truncated.tflite", shipped[..shipped.len() / 2].to_vec()),
+        ("garbage.tflite", (0..5000u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect()),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let err = CardDetector::new(&path, DetectorOptions::default())
+            .err()
+            .unwrap_or_else(|| panic!("{name} loaded"));
+        assert!(err.to_string().contains(name), "{name}: {err}");
+    }
+    // A real model of the wrong kind: the identifier's embedding model.
+    let embed = models().join("identify/card_embed.tflite");
+    let err = CardDetector::new(&embed, DetectorOptions::default())
+        .err()
+        .expect("the identifier is no detector");
+    assert!(err.to_string().contains("card_embed.tflite"), "{err}");
+    let missing = CardDetector::new(dir.join("missing.tflite"), DetectorOptions::default());
+    assert!(missing.err().expect("missing").to_string().contains("missing.tflite"));
+}
+
+#[test]
+fn frames_of_any_size_give_corners_in_the_frames_own_pixels() {
+    let mut d = detector();
+    let dir = fixture();
+    let manifest = vision::detector::eval::Manifest::load(&dir).expect("fixture manifest");
+    let scene = &manifest.scenes[0];
+    let image = vision::pipeline::read_image(&dir.join(&scene.image)).expect("scene");
+    let full = d.detect(&image).expect("detects");
+    assert!(!full.is_empty());
+    // The same frame at twice the size: the same cards, at twice the coordinates.
+    let mut big = opencv::core::Mat::default();
+    opencv::imgproc::resize(&image, &mut big, opencv::core::Size::new(0, 0), 2.0, 2.0, opencv::imgproc::INTER_LINEAR)
+        .expect("resize");
+    let doubled = d.detect(&big).expect("detects");
+    let centre = |c: &[[f64; 2]; 4]| vision::geometry::centroid(c);
+    let mut matched = 0;
+    for a in &full {
+        let ca = centre(&a.corners);
+        if doubled.iter().any(|b| {
+            let cb = centre(&b.corners);
+            ((cb[0] - 2.0 * ca[0]).powi(2) + (cb[1] - 2.0 * ca[1]).powi(2)).sqrt() < 8.0
+        }) {
+            matched += 1;
+        }
+    }
+    assert!(matched as f64 >= 0.8 * full.len() as f64, "{matched} of {} found again at 2×", full.len());
+}
+
+/// Floors on the committed fixture (12 scenes of held-out families, never trained on): found and
+/// named right per family, no wrong names, no unknown card named. Measured when written: see
+/// models/detect/README.md; the floors sit below that so a real regression, not noise, fails them.
+#[test]
+fn held_out_design_families_are_found_and_named_above_their_floors() {
+    let mut d = detector();
+    let mut learned = Learned::load(&models().join("identify/card_embed.tflite"), std::iter::empty())
+        .expect("identifier");
+    let report = evaluate(&fixture(), &mut d, &mut learned, None, |_, _| {}).expect("evaluates");
+    let all = report.total.rates();
+    assert!(report.total.cards >= 100, "fixture too small: {}", report.total.cards);
+    assert!(all.found >= FOUND_FLOOR, "found {:.2} %", all.found);
+    assert!(all.named_wrong <= WRONG_CEILING, "named wrong {:.3} %", all.named_wrong);
+    assert!(all.unknown_named <= WRONG_CEILING, "unknown named {:.2} %", all.unknown_named);
+    for (family, (t, r)) in &report.by["family"] {
+        assert!(t.cards >= 10, "{family}: only {} cards", t.cards);
+        assert!(r.found >= FAMILY_FOUND_FLOOR, "{family}: found {:.2} %", r.found);
+    }
+}
+
+const FOUND_FLOOR: f64 = 90.0;
+const FAMILY_FOUND_FLOOR: f64 = 85.0;
+const WRONG_CEILING: f64 = 1.0;
