@@ -10,16 +10,38 @@ use vision::detector::{CardDetector, DetectorOptions};
 use vision::embed::Embedder;
 use vision::identify::{Reference, ReferenceSet};
 
+#[derive(clap::Args, Debug)]
 pub struct DeckArgs {
+    /// The ids in the order the cards are laid, one per line (`#` starts a comment); without
+    /// it, the Blitz catalogue's order.
+    #[arg(long)]
     pub ids: Option<PathBuf>,
+    /// Cards in a row of each block.
+    #[arg(long, default_value_t = 3)]
     pub cols: usize,
+    /// Rows in each block.
+    #[arg(long, default_value_t = 3)]
     pub rows: usize,
+    /// Position in the id list of the first photo's first card (to go on where a sitting ended).
+    #[arg(long, default_value_t = 0)]
     pub start: usize,
+    /// Reference file to add to (created if missing); a card enrolled again replaces its print.
+    #[arg(long)]
     pub refs: PathBuf,
+    /// The learned identifier's model.
+    #[arg(long, default_value = "models/identify/card_embed.tflite")]
     pub model: PathBuf,
+    /// The learned card detector's model.
+    #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
     pub detector_model: PathBuf,
+    /// Prints at least this alike (cosine of their embeddings) are listed as confusable.
+    #[arg(long, default_value_t = 0.90)]
     pub confusable: f32,
+    /// Print the outcome as JSON.
+    #[arg(long)]
     pub json: bool,
+    /// One photo per block, in laying order.
+    #[arg(required = true)]
     pub photos: Vec<PathBuf>,
 }
 
@@ -65,7 +87,10 @@ pub fn read_ids(path: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.cols > 0 && args.rows > 0, "--cols and --rows must be at least 1");
+    anyhow::ensure!(
+        args.cols > 0 && args.rows > 0,
+        "--cols and --rows must be at least 1"
+    );
     let ids = match &args.ids {
         Some(path) => read_ids(path)?,
         None => blitz::catalogue::Catalogue::demo()
@@ -201,7 +226,9 @@ fn save_atomically(set: &ReferenceSet, path: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
-        path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
         std::process::id()
     ));
     let text = serde_json::to_string(set)?;

@@ -165,39 +165,7 @@ pub enum Command {
     /// one photo per block: each card is found, cut out and stored under its id (its embedding for
     /// --identifier model|fused, its crop beside the references file); what was not enrolled and
     /// which prints look alike are listed.
-    EnrollDeck {
-        /// The ids in the order the cards are laid, one per line (`#` starts a comment); without
-        /// it, the Blitz catalogue's order.
-        #[arg(long)]
-        ids: Option<PathBuf>,
-        /// Cards in a row of each block.
-        #[arg(long, default_value_t = 3)]
-        cols: usize,
-        /// Rows in each block.
-        #[arg(long, default_value_t = 3)]
-        rows: usize,
-        /// Position in the id list of the first photo's first card (to go on where a sitting ended).
-        #[arg(long, default_value_t = 0)]
-        start: usize,
-        /// Reference file to add to (created if missing); a card enrolled again replaces its print.
-        #[arg(long)]
-        refs: PathBuf,
-        /// The learned identifier's model.
-        #[arg(long, default_value = "models/identify/card_embed.tflite")]
-        model: PathBuf,
-        /// The learned card detector's model.
-        #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
-        detector_model: PathBuf,
-        /// Prints at least this alike (cosine of their embeddings) are listed as confusable.
-        #[arg(long, default_value_t = 0.90)]
-        confusable: f32,
-        /// Print the outcome as JSON.
-        #[arg(long)]
-        json: bool,
-        /// One photo per block, in laying order.
-        #[arg(required = true)]
-        photos: Vec<PathBuf>,
-    },
+    EnrollDeck(crate::enroll_deck::DeckArgs),
     /// Render N synthetic scenes from seed S, scan them and report accuracy and speed.
     EvalVision {
         #[arg(long, value_enum)]
@@ -355,29 +323,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::EnrollDeck {
-            ids,
-            cols,
-            rows,
-            start,
-            refs,
-            model,
-            detector_model,
-            confusable,
-            json,
-            photos,
-        } => crate::enroll_deck::run(crate::enroll_deck::DeckArgs {
-            ids,
-            cols,
-            rows,
-            start,
-            refs,
-            model,
-            detector_model,
-            confusable,
-            json,
-            photos,
-        }),
+        Command::EnrollDeck(args) => crate::enroll_deck::run(args),
         Command::EvalCards {
             scenes_dir,
             detector,

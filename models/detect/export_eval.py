@@ -111,6 +111,7 @@ def main():
     ap.add_argument("--enrol-quality", type=int, default=90, help="JPEG quality of the enrolment photos")
     ap.add_argument("--blocks", type=int, default=0,
                     help="also write this many 3x3 block photos of one design for enroll-deck")
+    ap.add_argument("--block-family", help="the blocks' design family (default: the first evaluated)")
     args = ap.parse_args()
     if args.seed < EVAL_SEED0:
         sys.exit(f"seeds below {EVAL_SEED0} are training seeds; evaluate on {EVAL_SEED0} or later")
@@ -144,7 +145,7 @@ def main():
         json.dump(manifest, f)
     if args.blocks:
         os.makedirs(os.path.join(args.out, "blocks"), exist_ok=True)
-        deck = D.design(families[0], 7)
+        deck = D.design(args.block_family or families[0], 7)
         ids = [deck.card_id(k) for k in range(min(D.CARDS_PER_DESIGN, 9 * args.blocks))]
         for b in range(args.blocks):
             chunk = ids[9 * b:9 * b + 9]

@@ -102,7 +102,13 @@ impl Tally {
     }
 
     pub fn rates(&self) -> Rates {
-        let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+        let pct = |a: u64, b: u64| {
+            if b == 0 {
+                0.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
         let known = self.cards - self.unknown;
         Rates {
             found: pct(self.found, self.cards),
@@ -226,7 +232,11 @@ pub fn evaluate(
         }
         total.add(&tally);
         let mut put = |kind: &str, value: String, t: &Tally| {
-            by.entry(kind.into()).or_default().entry(value).or_default().add(t);
+            by.entry(kind.into())
+                .or_default()
+                .entry(value)
+                .or_default()
+                .add(t);
         };
         put("table", scene.table.clone(), &tally);
         put("layout", scene.layout.clone(), &tally);
@@ -240,13 +250,27 @@ pub fn evaluate(
         .into_iter()
         .map(|(k, mut v)| {
             v.sort_by(f64::total_cmp);
-            let q = |f: f64| v.get(((v.len() as f64 - 1.0) * f).round() as usize).copied().unwrap_or(0.0);
-            (k, StageTimes { median_ms: q(0.5), p95_ms: q(0.95) })
+            let q = |f: f64| {
+                v.get(((v.len() as f64 - 1.0) * f).round() as usize)
+                    .copied()
+                    .unwrap_or(0.0)
+            };
+            (
+                k,
+                StageTimes {
+                    median_ms: q(0.5),
+                    p95_ms: q(0.95),
+                },
+            )
         })
         .collect();
     let mut errs: Vec<f64> = decisions.iter().map(|d| d.corner_err_px).collect();
     errs.sort_by(f64::total_cmp);
-    let pick = |f: f64| errs.get(((errs.len() as f64 - 1.0) * f).round() as usize).copied().unwrap_or(0.0);
+    let pick = |f: f64| {
+        errs.get(((errs.len() as f64 - 1.0) * f).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     let (corner_err_median_px, corner_err_p90_px) = (pick(0.5), pick(0.9));
     Ok(Report {
         corner_err_median_px,
@@ -260,7 +284,17 @@ pub fn evaluate(
         total,
         by: by
             .into_iter()
-            .map(|(k, m)| (k, m.into_iter().map(|(v, t)| { let r = t.rates(); (v, (t, r)) }).collect()))
+            .map(|(k, m)| {
+                (
+                    k,
+                    m.into_iter()
+                        .map(|(v, t)| {
+                            let r = t.rates();
+                            (v, (t, r))
+                        })
+                        .collect(),
+                )
+            })
             .collect(),
         stages,
         failures,
@@ -309,7 +343,8 @@ fn matches(det: &[[f64; 2]; 4], truth: &[[f64; 2]; 4]) -> bool {
         return false;
     }
     let ratio = ad.max(at) / ad.min(at);
-    dist(centroid(det), centroid(truth)) < MATCH_CENTRE_SHARE * at.sqrt() && ratio < MATCH_AREA_RATIO
+    dist(centroid(det), centroid(truth)) < MATCH_CENTRE_SHARE * at.sqrt()
+        && ratio < MATCH_AREA_RATIO
 }
 
 type FamilyTallies = BTreeMap<String, Tally>;
@@ -394,9 +429,15 @@ fn score_scene(
                         let near = n
                             .nearest
                             .as_ref()
-                            .map(|(id, cos, gap)| format!(" (nearest {id} at {cos:.3}, lead {gap:.3})"))
+                            .map(|(id, cos, gap)| {
+                                format!(" (nearest {id} at {cos:.3}, lead {gap:.3})")
+                            })
                             .unwrap_or_default();
-                        let hidden = if n.partly_hidden { " as partly hidden" } else { "" };
+                        let hidden = if n.partly_hidden {
+                            " as partly hidden"
+                        } else {
+                            ""
+                        };
                         why.push((truth.id.clone(), format!("found{hidden}, not named{near}")));
                     }
                 }
@@ -437,14 +478,31 @@ pub fn print(report: &Report) {
     );
     let header = format!(
         "{:<22} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>7} {:>6} {:>6}",
-        "condition", "cards", "found%", "right%", "wrong%", "turn%", "unkNm%", "exact%", "extra", "errpx"
+        "condition",
+        "cards",
+        "found%",
+        "right%",
+        "wrong%",
+        "turn%",
+        "unkNm%",
+        "exact%",
+        "extra",
+        "errpx"
     );
     let row = |name: &str, t: &Tally| {
         let r = t.rates();
         println!(
             "{:<22} {:>6} {:>7.2} {:>7.2} {:>7.3} {:>7.2} {:>8.2} {:>7.1} {:>6.2} {:>6.2}",
-            name, t.cards, r.found, r.named_right, r.named_wrong, r.turned_right, r.unknown_named,
-            r.scenes_exact, r.extra_per_scene, r.corner_err_px
+            name,
+            t.cards,
+            r.found,
+            r.named_right,
+            r.named_wrong,
+            r.turned_right,
+            r.unknown_named,
+            r.scenes_exact,
+            r.extra_per_scene,
+            r.corner_err_px
         )
     };
     println!("{header}");

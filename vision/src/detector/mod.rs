@@ -59,8 +59,8 @@ impl Default for DetectorOptions {
             min_core_px: 6.0,
             core_share: 0.64,
             min_core_share: 0.25,
-            min_card_fill: 0.85,
-            min_core_fill: 0.65,
+            min_card_fill: 0.75,
+            min_core_fill: 0.55,
             snap_edges: true,
         }
     }
@@ -96,7 +96,10 @@ pub struct CardDetector {
 
 impl CardDetector {
     /// Loads the model (under the guards of [`TfliteModel::load`]) and checks its output shape once.
-    pub fn new(path: impl AsRef<Path>, options: DetectorOptions) -> Result<CardDetector, VisionError> {
+    pub fn new(
+        path: impl AsRef<Path>,
+        options: DetectorOptions,
+    ) -> Result<CardDetector, VisionError> {
         let detector = CardDetector {
             model: TfliteModel::load(path)?,
             options,
@@ -198,9 +201,20 @@ impl CardDetector {
         let nw = ((w * scale).round() as i32).clamp(1, INPUT_W as i32);
         let nh = ((h * scale).round() as i32).clamp(1, INPUT_H as i32);
         let mut small = Mat::default();
-        imgproc::resize(image, &mut small, Size::new(nw, nh), 0.0, 0.0, imgproc::INTER_AREA)?;
-        let mut canvas =
-            Mat::new_rows_cols_with_default(INPUT_H as i32, INPUT_W as i32, CV_8UC3, Scalar::all(0.0))?;
+        imgproc::resize(
+            image,
+            &mut small,
+            Size::new(nw, nh),
+            0.0,
+            0.0,
+            imgproc::INTER_AREA,
+        )?;
+        let mut canvas = Mat::new_rows_cols_with_default(
+            INPUT_H as i32,
+            INPUT_W as i32,
+            CV_8UC3,
+            Scalar::all(0.0),
+        )?;
         let mut roi = Mat::roi_mut(&mut canvas, Rect::new(0, 0, nw, nh))?;
         small.copy_to(&mut roi)?;
         let bytes = canvas.data_bytes()?;

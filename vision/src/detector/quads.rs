@@ -40,14 +40,21 @@ struct Regions {
 }
 
 impl Regions {
-    fn of(prob: &[f32], w: usize, h: usize, threshold: f32, connectivity: i32) -> Result<Regions, VisionError> {
+    fn of(
+        prob: &[f32],
+        w: usize,
+        h: usize,
+        threshold: f32,
+        connectivity: i32,
+    ) -> Result<Regions, VisionError> {
         let mut mask = Mat::new_rows_cols_with_default(h as i32, w as i32, CV_8UC1, 0.0.into())?;
         for (m, &p) in mask.data_bytes_mut()?.iter_mut().zip(prob) {
             *m = if p > threshold { 255 } else { 0 };
         }
         let mut labels = Mat::default();
-        let n = imgproc::connected_components(&mask, &mut labels, connectivity, opencv::core::CV_32S)?
-            .max(1) as usize;
+        let n =
+            imgproc::connected_components(&mask, &mut labels, connectivity, opencv::core::CV_32S)?
+                .max(1) as usize;
         let (mut pixels, mut sums) = (vec![0usize; n], vec![0.0f32; n]);
         for (&label, &p) in labels.data_typed::<i32>()?.iter().zip(prob) {
             if label > 0 {
@@ -73,7 +80,12 @@ impl Regions {
                 contours[label as usize] = Some(contour);
             }
         }
-        Ok(Regions { labels, pixels, sums, contours })
+        Ok(Regions {
+            labels,
+            pixels,
+            sums,
+            contours,
+        })
     }
 }
 
@@ -99,7 +111,8 @@ pub fn core_quads(
     // Which card region each core lies in (by its pixels' majority), and how many cores each holds.
     let core_labels = cores.labels.data_typed::<i32>()?;
     let card_labels = cards.labels.data_typed::<i32>()?;
-    let mut votes: Vec<std::collections::HashMap<i32, usize>> = vec![Default::default(); cores.pixels.len()];
+    let mut votes: Vec<std::collections::HashMap<i32, usize>> =
+        vec![Default::default(); cores.pixels.len()];
     for (&c, &k) in core_labels.iter().zip(card_labels) {
         if c > 0 && k > 0 {
             *votes[c as usize].entry(k).or_default() += 1;
@@ -184,10 +197,9 @@ pub fn core_quads(
     Ok(out)
 }
 
-/// A quad around a core's outline: the minimum-area rectangle first, then each side refitted as a
-/// line through the outline's points along that side's middle (rounded corners bend its ends), so
-/// perspective survives; the lines lie half a pixel outside the boundary pixels' centres. Clockwise
-/// on screen.
+/// A quad around a region's outline: its own four hull corners when they make a clean quad
+/// (perspective kept), else its minimum-area rectangle; half a pixel outside the boundary pixels'
+/// centres, clockwise on screen.
 fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
     let r = imgproc::min_area_rect(contour)?;
     let mut corners = [Point2f::default(); 4];
@@ -196,18 +208,23 @@ fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<Option<[[f64; 2]; 4]
     if signed_area(&rect) < 0.0 {
         rect.reverse();
     }
-    let c = crate::geometry::centroid(&rect);
     if pixels >= MIN_REFIT_PX {
         if let Some(q) = refit_sides(contour, &rect)? {
             return Ok(Some(q));
         }
     }
-    Ok(Some(rect.map(|p| {
+    Ok(Some(grown_by_half_a_pixel(&rect)))
+}
+
+/// The quad moved half a pixel outwards at each corner (along its diagonal from the centroid).
+fn grown_by_half_a_pixel(q: &[[f64; 2]; 4]) -> [[f64; 2]; 4] {
+    let c = crate::geometry::centroid(q);
+    q.map(|p| {
         let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
         let d = (dx * dx + dy * dy).sqrt().max(1e-9);
         let f = 1.0 + HALF_PIXEL * std::f64::consts::SQRT_2 / d;
         [c[0] + dx * f, c[1] + dy * f]
-    })))
+    })
 }
 
 /// The outline's own four corners when its convex hull simplifies to four points close to the
@@ -244,13 +261,7 @@ fn refit_sides(
             if !near || area_ratio < 0.85 {
                 return Ok(None);
             }
-            let c = crate::geometry::centroid(&q);
-            return Ok(Some(q.map(|p| {
-                let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
-                let d = (dx * dx + dy * dy).sqrt().max(1e-9);
-                let f = 1.0 + HALF_PIXEL * std::f64::consts::SQRT_2 / d;
-                [c[0] + dx * f, c[1] + dy * f]
-            })));
+            return Ok(Some(grown_by_half_a_pixel(&q)));
         }
         eps *= 1.3;
     }
@@ -260,60 +271,6 @@ fn refit_sides(
 /// A refitted corner may move this share of the core's size from the rectangle's corner.
 const MAX_REFIT_SHARE: f64 = 0.25;
 
-/// A line `n · p = c` with unit normal `n`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Line {
-    pub n: [f64; 2],
-    pub c: f64,
-}
-
-impl Line {
-    pub fn through(a: [f64; 2], b: [f64; 2]) -> Line {
-        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-        let len = (dx * dx + dy * dy).sqrt().max(1e-12);
-        let n = [-dy / len, dx / len];
-        Line {
-            n,
-            c: n[0] * a[0] + n[1] * a[1],
-        }
-    }
-
-    /// Total least squares through the points.
-    pub fn fit(points: &[[f64; 2]]) -> Option<Line> {
-        if points.len() < 2 {
-            return None;
-        }
-        let c = crate::geometry::centroid(points);
-        let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
-        for p in points {
-            let (x, y) = (p[0] - c[0], p[1] - c[1]);
-            sxx += x * x;
-            sxy += x * y;
-            syy += y * y;
-        }
-        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-        let n = [-angle.sin(), angle.cos()];
-        Some(Line {
-            n,
-            c: n[0] * c[0] + n[1] * c[1],
-        })
-    }
-
-    pub fn distance(&self, p: [f64; 2]) -> f64 {
-        (self.n[0] * p[0] + self.n[1] * p[1] - self.c).abs()
-    }
-
-    pub fn cross(&self, o: &Line) -> Option<[f64; 2]> {
-        let det = self.n[0] * o.n[1] - self.n[1] * o.n[0];
-        if det.abs() < 1e-6 {
-            return None;
-        }
-        Some([
-            (self.c * o.n[1] - self.n[1] * o.c) / det,
-            (self.n[0] * o.c - self.c * o.n[0]) / det,
-        ])
-    }
-}
 
 /// The card's outline from its core's quad: the core covers `share` of the card's width and height
 /// about the card's centre, so in the card's own plane (through the quad's homography, exact under
@@ -339,7 +296,10 @@ mod tests {
         let core = [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p));
         let grown = grow_quad(&core, share);
         for (g, c) in grown.iter().zip(card) {
-            assert!((g[0] - c[0]).abs() < 1e-6 && (g[1] - c[1]).abs() < 1e-6, "{g:?} vs {c:?}");
+            assert!(
+                (g[0] - c[0]).abs() < 1e-6 && (g[1] - c[1]).abs() < 1e-6,
+                "{g:?} vs {c:?}"
+            );
         }
     }
 
@@ -366,9 +326,13 @@ mod tests {
         let core = map_with(60, 40, &[(14, 10, 26, 30)]);
         let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
         assert_eq!(quads.len(), 1, "{quads:?}");
-        assert!((width(&quads[0].quad) - 20.0).abs() < 1.0, "{:?}", quads[0].quad);
+        assert!(
+            (width(&quads[0].quad) - 20.0).abs() < 1.0,
+            "{:?}",
+            quads[0].quad
+        );
         assert!(quads[0].fill > 0.95);
-        assert!((quads[0].score - 0.9).abs() < 1e-6);
+        assert!((quads[0].score - 0.9).abs() < 1e-4);
         assert!(signed_area(&quads[0].quad) > 0.0);
     }
 
@@ -382,7 +346,11 @@ mod tests {
         assert_eq!(quads.len(), 2, "{quads:?}");
         for q in &quads {
             let grown = 12.0 / DetectorOptions::default().core_share;
-            assert!((width(&q.quad) - grown).abs() < 1.5, "width {}", width(&q.quad));
+            assert!(
+                (width(&q.quad) - grown).abs() < 1.5,
+                "width {}",
+                width(&q.quad)
+            );
             assert!(q.fill > 0.9, "fill {}", q.fill);
         }
     }

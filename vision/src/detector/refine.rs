@@ -2,7 +2,6 @@
 //! each side is searched along its normal for the strongest brightness step nearest the prediction,
 //! a line is fitted through those steps, and the corners are where neighbouring lines cross.
 
-use super::quads::Line;
 use crate::VisionError;
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -118,8 +117,28 @@ pub fn edge_angle(gray: &Mat, quad: &[[f64; 2]; 4]) -> Result<Option<f64>, Visio
     }
     let roi = Mat::roi(gray, opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0))?;
     let (mut gx, mut gy) = (Mat::default(), Mat::default());
-    opencv::imgproc::sobel(&roi, &mut gx, opencv::core::CV_32F, 1, 0, 3, 1.0, 0.0, opencv::core::BORDER_REPLICATE)?;
-    opencv::imgproc::sobel(&roi, &mut gy, opencv::core::CV_32F, 0, 1, 3, 1.0, 0.0, opencv::core::BORDER_REPLICATE)?;
+    opencv::imgproc::sobel(
+        &roi,
+        &mut gx,
+        opencv::core::CV_32F,
+        1,
+        0,
+        3,
+        1.0,
+        0.0,
+        opencv::core::BORDER_REPLICATE,
+    )?;
+    opencv::imgproc::sobel(
+        &roi,
+        &mut gy,
+        opencv::core::CV_32F,
+        0,
+        1,
+        3,
+        1.0,
+        0.0,
+        opencv::core::BORDER_REPLICATE,
+    )?;
     let (gx, gy) = (gx.data_typed::<f32>()?, gy.data_typed::<f32>()?);
     // Directions doubled twice (4θ), so the two perpendicular sides and both signs add up.
     let (mut c, mut s) = (0.0f64, 0.0f64);
@@ -184,6 +203,61 @@ fn bilinear(px: &[u8], w: usize, h: usize, x: f64, y: f64) -> Option<f32> {
     Some(top * (1.0 - fy) + bottom * fy)
 }
 
+/// A line `n · p = c` with unit normal `n`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Line {
+    n: [f64; 2],
+    c: f64,
+}
+
+impl Line {
+    fn through(a: [f64; 2], b: [f64; 2]) -> Line {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-12);
+        let n = [-dy / len, dx / len];
+        Line {
+            n,
+            c: n[0] * a[0] + n[1] * a[1],
+        }
+    }
+
+    /// Total least squares through the points.
+    fn fit(points: &[[f64; 2]]) -> Option<Line> {
+        if points.len() < 2 {
+            return None;
+        }
+        let c = crate::geometry::centroid(points);
+        let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+        for p in points {
+            let (x, y) = (p[0] - c[0], p[1] - c[1]);
+            sxx += x * x;
+            sxy += x * y;
+            syy += y * y;
+        }
+        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+        let n = [-angle.sin(), angle.cos()];
+        Some(Line {
+            n,
+            c: n[0] * c[0] + n[1] * c[1],
+        })
+    }
+
+    fn distance(&self, p: [f64; 2]) -> f64 {
+        (self.n[0] * p[0] + self.n[1] * p[1] - self.c).abs()
+    }
+
+    fn cross(&self, o: &Line) -> Option<[f64; 2]> {
+        let det = self.n[0] * o.n[1] - self.n[1] * o.n[0];
+        if det.abs() < 1e-6 {
+            return None;
+        }
+        Some([
+            (self.c * o.n[1] - self.n[1] * o.c) / det,
+            (self.n[0] * o.c - self.c * o.n[0]) / det,
+        ])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,8 +266,8 @@ mod tests {
 
     #[test]
     fn a_rough_quad_snaps_to_the_card_edges() {
-        let mut img = Mat::new_rows_cols_with_default(200, 200, CV_8UC1, Scalar::all(40.0))
-            .expect("image");
+        let mut img =
+            Mat::new_rows_cols_with_default(200, 200, CV_8UC1, Scalar::all(40.0)).expect("image");
         let card = [[50.0, 40.0], [140.0, 48.0], [132.0, 170.0], [44.0, 160.0]];
         let pts: Vector<Point> = card
             .iter()
@@ -202,7 +276,9 @@ mod tests {
         imgproc::fill_convex_poly(&mut img, &pts, Scalar::all(220.0), imgproc::LINE_8, 0)
             .expect("draw");
         let rough = [[53.0, 43.0], [137.0, 45.0], [135.0, 166.0], [47.0, 163.0]];
-        let snapped = snap_to_edges(&img, &rough, 2.0).expect("snap").expect("edges found");
+        let snapped = snap_to_edges(&img, &rough, 2.0)
+            .expect("snap")
+            .expect("edges found");
         for (s, c) in snapped.iter().zip(card) {
             let err = ((s[0] - c[0]).powi(2) + (s[1] - c[1]).powi(2)).sqrt();
             assert!(err < 1.5, "corner {s:?} vs {c:?}");
@@ -211,8 +287,8 @@ mod tests {
 
     #[test]
     fn a_flat_image_keeps_the_models_quad() {
-        let img = Mat::new_rows_cols_with_default(100, 100, CV_8UC1, Scalar::all(128.0))
-            .expect("image");
+        let img =
+            Mat::new_rows_cols_with_default(100, 100, CV_8UC1, Scalar::all(128.0)).expect("image");
         let q = [[20.0, 20.0], [70.0, 20.0], [70.0, 80.0], [20.0, 80.0]];
         assert_eq!(snap_to_edges(&img, &q, 2.0).expect("snap"), None);
     }
