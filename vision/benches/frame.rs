@@ -28,9 +28,48 @@ fn full_frame(c: &mut Criterion) {
     }
 }
 
+/// The same full board through the frame-hole detector alone and through the learned, design-
+/// agnostic detector (stages: model, quads, snap), and a held-out-family scene of the committed
+/// fixture through the learned detector: what the new detector costs against the old in one run.
+fn detectors(c: &mut Criterion) {
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = SceneRenderer::new(&cat).expect("renderer");
+    let scene = renderer
+        .render(
+            11,
+            &SceneOptions {
+                aruco_mat: Some(false),
+                occupancy: Some(1.0),
+                ..Default::default()
+            },
+        )
+        .expect("scene");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut learned = vision::detector::CardDetector::new(
+        root.join("../models/detect/card_detect.tflite"),
+        Default::default(),
+    )
+    .expect("detector");
+    let mut gray = opencv::core::Mat::default();
+    opencv::imgproc::cvt_color(&scene.image, &mut gray, opencv::imgproc::COLOR_BGR2GRAY, 0)
+        .expect("grey");
+    let options = vision::detect::DetectOptions::default();
+    c.bench_function("detect_frame_holes_full_board", |b| {
+        b.iter(|| vision::detect::find_holes(&gray, &options, None).expect("holes"))
+    });
+    c.bench_function("detect_learned_full_board", |b| {
+        b.iter(|| learned.detect(&scene.image).expect("detect"))
+    });
+    let any = vision::pipeline::read_image(&root.join("tests/fixtures/any-cards/scenes/599000.jpg"))
+        .expect("fixture scene");
+    c.bench_function("detect_learned_any_design_scene", |b| {
+        b.iter(|| learned.detect(&any).expect("detect"))
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30);
-    targets = full_frame
+    targets = full_frame, detectors
 }
 criterion_main!(benches);
