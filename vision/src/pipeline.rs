@@ -79,6 +79,8 @@ struct Found {
     /// The learned model named the card on its own thresholds: it judged the crop itself, so the
     /// quad's shape need not vouch for it.
     model_sure: bool,
+    /// Found by the design-agnostic detector: its size says nothing against our printed faces'.
+    any_design: bool,
 }
 
 impl Scanner {
@@ -177,7 +179,9 @@ impl Scanner {
         let mut out = Vec::new();
         for card in detected {
             let centre = geometry::centroid(&card.corners);
-            let known = found.iter().any(|f| {
+            // Only a named card claims its place: an unnamed frame quad inside another design's
+            // card is that card's printed frame, not a card.
+            let known = found.iter().filter(|f| f.card.is_some()).any(|f| {
                 geometry::point_in_convex(centre, &f.corners)
                     || geometry::point_in_convex(geometry::centroid(&f.corners), &card.corners)
             });
@@ -193,6 +197,7 @@ impl Scanner {
             };
             out.push(Found {
                 corners,
+                any_design: true,
                 model_sure: verdict.card.is_some(),
                 card: verdict.card,
                 confidence: verdict.confidence,
@@ -271,6 +276,7 @@ impl Scanner {
         let verdict = if vetoed { Verdict::abstain() } else { verdict };
         Ok(Some(Found {
             corners,
+            any_design: false,
             model_sure: model_sure && verdict.card.is_some(),
             card: verdict.card,
             confidence: verdict.confidence,
@@ -326,6 +332,10 @@ impl Scanner {
         let t_learned = Instant::now();
         let more = self.learned_cards(image, &found)?;
         quads += more.len() as u32;
+        found.retain(|f| {
+            let c = geometry::centroid(&f.corners);
+            f.card.is_some() || !more.iter().any(|m| geometry::point_in_convex(c, &m.corners))
+        });
         found.extend(more);
         let learned_ms = ms(t_learned);
         timings.detect_ms += learned_ms;
@@ -439,7 +449,7 @@ impl Scanner {
                     ]
                 });
                 // A clearly named card is a card even where a rough fit says its size is off.
-                f.confidence >= 0.4 || card_sized(homography, &hole)
+                f.any_design || f.confidence >= 0.4 || card_sized(homography, &hole)
             });
         }
         if let Some(h) = calibration.homography() {
@@ -447,7 +457,7 @@ impl Scanner {
                 // Far from two markers on one edge a mat fit can make a whole card look squat;
                 // the model reads the crop itself, and a crop of part of a card falls below its
                 // thresholds (tuned on scenes with hands and sleeves).
-                if !f.model_sure && cut_short(h, &f.corners, self.options.max_aspect) {
+                if !f.model_sure && !f.any_design && cut_short(h, &f.corners, self.options.max_aspect) {
                     f.card = None;
                     f.confidence = 0.0;
                     f.covered = true;
