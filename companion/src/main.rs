@@ -3,6 +3,7 @@
 mod blitz_cli;
 mod duel_cli;
 mod duel_table;
+mod enroll_deck;
 mod fof_cli;
 mod fof_panel;
 mod live;
@@ -10,7 +11,6 @@ mod live_cli;
 mod message_cli;
 mod message_table;
 mod panel;
-mod enroll_deck;
 mod vision_cli;
 mod vision_compare;
 

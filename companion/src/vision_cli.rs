@@ -420,7 +420,12 @@ fn scanner(
         }
         // Prints enrolled from a whole deck carry only the model's embedding, nothing the classical
         // matcher could compare.
-        set.extend(enrolled.into_iter().filter(|r| !r.coarse.is_empty()).collect());
+        set.extend(
+            enrolled
+                .into_iter()
+                .filter(|r| !r.coarse.is_empty())
+                .collect(),
+        );
     }
     let options = vision::ScannerOptions {
         use_mat: mat,

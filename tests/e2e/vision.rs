@@ -245,15 +245,32 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
     assert!(ok, "{text}");
     let json_start = text.find('{').expect("json");
     let outcome: serde_json::Value =
-        serde_json::from_str(&text[json_start..text.rfind('}').unwrap() + 1]).expect("outcome json");
-    assert_eq!(outcome["enrolled"].as_array().map(|a| a.len()), Some(12), "{outcome}");
-    assert_eq!(outcome["missing"].as_array().map(|a| a.len()), Some(0), "{outcome}");
+        serde_json::from_str(&text[json_start..text.rfind('}').unwrap() + 1])
+            .expect("outcome json");
+    assert_eq!(
+        outcome["enrolled"].as_array().map(|a| a.len()),
+        Some(12),
+        "{outcome}"
+    );
+    assert_eq!(
+        outcome["missing"].as_array().map(|a| a.len()),
+        Some(0),
+        "{outcome}"
+    );
     let saved: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&refs).expect("refs written")).expect("refs json");
+        serde_json::from_str(&std::fs::read_to_string(&refs).expect("refs written"))
+            .expect("refs json");
     let saved = saved["refs"].as_array().expect("refs");
     assert_eq!(saved.len(), 12);
-    assert!(saved.iter().all(|r| r["embedding"].as_array().map(|e| e.len()) == Some(64)));
-    assert_eq!(std::fs::read_dir(dir.join("deck-crops")).expect("crops").count(), 12);
+    assert!(saved
+        .iter()
+        .all(|r| r["embedding"].as_array().map(|e| e.len()) == Some(64)));
+    assert_eq!(
+        std::fs::read_dir(dir.join("deck-crops"))
+            .expect("crops")
+            .count(),
+        12
+    );
 
     let out = run(&[
         "scan",
@@ -268,10 +285,18 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
         "--json",
         blocks.join("check.jpg").to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let line: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().expect("a line"))
-            .expect("scan json");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .expect("a line"),
+    )
+    .expect("scan json");
     let mut cards: Vec<(f64, f64, Option<String>)> = line["observation"]["cards"]
         .as_array()
         .expect("cards")
@@ -284,7 +309,11 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
             )
         })
         .collect();
-    assert!((11..=14).contains(&cards.len()), "{} cards: {line}", cards.len());
+    assert!(
+        (11..=14).contains(&cards.len()),
+        "{} cards: {line}",
+        cards.len()
+    );
     // Reading order: rows of four from the top.
     cards.sort_by(|a, b| a.1.total_cmp(&b.1));
     let mut order = Vec::new();
@@ -302,7 +331,10 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
     let named: Vec<&String> = order.iter().flatten().collect();
     let distinct: std::collections::HashSet<&&String> = named.iter().collect();
     assert_eq!(distinct.len(), named.len(), "a card named twice: {order:?}");
-    assert!(named.iter().all(|n| expected.contains(n)), "named outside the deck: {order:?}");
+    assert!(
+        named.iter().all(|n| expected.contains(n)),
+        "named outside the deck: {order:?}"
+    );
     if order.len() == expected.len() {
         let misplaced = order
             .iter()
@@ -328,7 +360,10 @@ fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it
         scene.to_str().unwrap(),
     ]);
     assert!(!ok, "nothing enrolled must fail: {text}");
-    assert!(text.contains("599001.jpg") && text.contains("not enrolled"), "{text}");
+    assert!(
+        text.contains("599001.jpg") && text.contains("not enrolled"),
+        "{text}"
+    );
     assert!(text.contains("missing:"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -60,8 +60,9 @@ fn detectors(c: &mut Criterion) {
     c.bench_function("detect_learned_full_board", |b| {
         b.iter(|| learned.detect(&scene.image).expect("detect"))
     });
-    let any = vision::pipeline::read_image(&root.join("tests/fixtures/any-cards/scenes/599000.jpg"))
-        .expect("fixture scene");
+    let any =
+        vision::pipeline::read_image(&root.join("tests/fixtures/any-cards/scenes/599000.jpg"))
+            .expect("fixture scene");
     c.bench_function("detect_learned_any_design_scene", |b| {
         b.iter(|| learned.detect(&any).expect("detect"))
     });

@@ -2,11 +2,11 @@
 //! synthetic renderer, maps an upright card crop to an L2-normalised embedding. A card is identified by
 //! its nearest enrolled embedding, so a new card only needs its clean face enrolled, never retraining.
 
+use crate::tflite::TfliteModel;
 use crate::VisionError;
 use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_REPLICATE, CV_8UC3};
 use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
 use opencv::prelude::*;
-use crate::tflite::TfliteModel;
 use std::path::Path;
 
 /// Crop size the model takes (card aspect 63 × 88 mm ≈ 40 × 56 px), BGR u8.

@@ -189,7 +189,10 @@ mod square_tests {
     fn square_to_quad_maps_the_corners_and_the_centre_to_the_diagonals_crossing() {
         let q = [[10.0, 12.0], [52.0, 8.0], [60.0, 70.0], [5.0, 61.0]];
         let h = square_to_quad(&q).expect("not degenerate");
-        for (s, t) in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].iter().zip(q) {
+        for (s, t) in [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+            .iter()
+            .zip(q)
+        {
             let p = apply(&h, *s);
             assert!((p[0] - t[0]).abs() < 1e-9 && (p[1] - t[1]).abs() < 1e-9);
         }

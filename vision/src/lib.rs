@@ -6,8 +6,8 @@
 //! ([`detect`]), identity and orientation ([`identify`]), cell assignment.
 
 pub mod calibrate;
-pub mod detector;
 pub mod detect;
+pub mod detector;
 pub mod distinct;
 pub mod duel_table;
 pub mod embed;
@@ -25,8 +25,8 @@ pub mod pipeline;
 pub mod report;
 pub mod scene;
 pub mod sheets;
-pub mod tflite;
 pub mod source;
+pub mod tflite;
 pub mod types;
 
 pub use error::VisionError;

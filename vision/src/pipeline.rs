@@ -2,6 +2,8 @@
 
 use crate::calibrate;
 use crate::detect::{card_sized, find_holes, DetectOptions};
+use crate::detector::name::name_card;
+use crate::detector::CardDetector;
 use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
@@ -13,8 +15,6 @@ use blitz::catalogue::{CardKind, Catalogue};
 use opencv::core::Mat;
 use opencv::imgproc;
 use opencv::prelude::*;
-use crate::detector::name::name_card;
-use crate::detector::CardDetector;
 use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -334,7 +334,10 @@ impl Scanner {
         quads += more.len() as u32;
         found.retain(|f| {
             let c = geometry::centroid(&f.corners);
-            f.card.is_some() || !more.iter().any(|m| geometry::point_in_convex(c, &m.corners))
+            f.card.is_some()
+                || !more
+                    .iter()
+                    .any(|m| geometry::point_in_convex(c, &m.corners))
         });
         found.extend(more);
         let learned_ms = ms(t_learned);
@@ -457,7 +460,10 @@ impl Scanner {
                 // Far from two markers on one edge a mat fit can make a whole card look squat;
                 // the model reads the crop itself, and a crop of part of a card falls below its
                 // thresholds (tuned on scenes with hands and sleeves).
-                if !f.model_sure && !f.any_design && cut_short(h, &f.corners, self.options.max_aspect) {
+                if !f.model_sure
+                    && !f.any_design
+                    && cut_short(h, &f.corners, self.options.max_aspect)
+                {
                     f.card = None;
                     f.confidence = 0.0;
                     f.covered = true;

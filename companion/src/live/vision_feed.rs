@@ -191,7 +191,10 @@ impl Rendered {
     }
 
     /// Also finds cards with the learned, design-agnostic detector.
-    pub fn with_card_detector(mut self, detector: Option<vision::detector::CardDetector>) -> Rendered {
+    pub fn with_card_detector(
+        mut self,
+        detector: Option<vision::detector::CardDetector>,
+    ) -> Rendered {
         if let Some(d) = detector {
             self.scanner = self.scanner.with_card_detector(d);
         }

@@ -271,7 +271,6 @@ fn refit_sides(
 /// A refitted corner may move this share of the core's size from the rectangle's corner.
 const MAX_REFIT_SHARE: f64 = 0.25;
 
-
 /// The card's outline from its core's quad: the core covers `share` of the card's width and height
 /// about the card's centre, so in the card's own plane (through the quad's homography, exact under
 /// perspective) the card's corners lie at `0.5 ± 0.5 / share`.
