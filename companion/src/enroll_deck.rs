@@ -2,7 +2,6 @@
 
 use anyhow::Context;
 use serde::Serialize;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vision::detector::deck::{confusable, enrol_block};
@@ -167,7 +166,10 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
         .map(|r| (r.card.clone(), r.embedding.clone()))
         .collect();
     outcome.confusable = confusable(&with_embeddings, args.confusable);
-    save_atomically(&set, &args.refs)?;
+    if let Some(dir) = args.refs.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    set.save(&args.refs)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&outcome)?);
     } else {
@@ -214,34 +216,4 @@ fn crops_dir(refs: &Path) -> PathBuf {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "refs".into());
     refs.with_file_name(format!("{stem}-crops"))
-}
-
-/// Writes the references to a temporary file beside them, syncs it and renames it over the old
-/// file: a kill at any moment leaves the old file or the new one, never half of one.
-fn save_atomically(set: &ReferenceSet, path: &Path) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let text = serde_json::to_string(set)?;
-    {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .with_context(|| tmp.display().to_string())?;
-        f.write_all(text.as_bytes())
-            .with_context(|| tmp.display().to_string())?;
-        f.sync_all().with_context(|| tmp.display().to_string())?;
-    }
-    std::fs::rename(&tmp, path).with_context(|| path.display().to_string())?;
-    Ok(())
 }

@@ -27,8 +27,8 @@ LAYOUTS = ["grid", "scatter", "fan", "touching", "stacked"]
 # The detector's "core": the card shrunk about its centre to this share of its width and height,
 # so the cores of touching cards stay apart.
 CORE = 0.64
-# Below this share of its area visible, a card is too hidden to be counted as findable.
-MIN_VISIBLE = 0.35
+# A card with at least this share of its area in view and uncovered must be found.
+FINDABLE_VISIBLE = 0.97
 FACE_PX_PER_MM = 5.0
 
 _photos: dict[str, np.ndarray] = {}
@@ -199,7 +199,7 @@ def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=No
         # Camera looks at `centre` from direction (yaw, tilt); image x right, y down.
         fwd = np.array([np.sin(tilt) * np.sin(yaw), -np.sin(tilt) * np.cos(yaw), -np.cos(tilt)])
         pos = np.array([centre[0], centre[1], 0.0]) - dist * fwd
-        up_hint = np.array([-np.sin(yaw), np.cos(yaw), 0.0]) if tilt > 1e-3 else np.array([-np.sin(yaw), np.cos(yaw), 0.0])
+        up_hint = np.array([-np.sin(yaw), np.cos(yaw), 0.0])
         right = np.cross(fwd, up_hint)
         right /= np.linalg.norm(right)
         down = np.cross(fwd, right)
@@ -243,7 +243,7 @@ def face_rgba(d: D.Design, k: int) -> np.ndarray:
     return _face_cache[key]
 
 
-def _hand(rng, w, h, mask_value_img, ids, skin=None):
+def _hand(rng, w, h, img, ids, skin=None):
     """A hand and forearm reaching in from the frame's edge."""
     skin = skin or (int(rng.uniform(60, 200)), int(rng.uniform(90, 210)), int(rng.uniform(140, 240)))
     edge = int(rng.integers(4))
@@ -255,7 +255,7 @@ def _hand(rng, w, h, mask_value_img, ids, skin=None):
     cv2.circle(poly, tuple(int(v) for v in tip), int(width * 1.3), 255, -1)
     m = poly > 0
     shade = rng.uniform(0.8, 1.1)
-    mask_value_img[m] = np.clip(np.array(skin) * shade, 0, 255).astype(np.uint8)
+    img[m] = np.clip(np.array(skin) * shade, 0, 255).astype(np.uint8)
     ids[m] = -1
 
 
@@ -273,12 +273,8 @@ def render_scene(seed: int, width: int, height: int, families=None, tables=None,
     # The table: texture in table mm, photographed through H.
     lo = corners_mm.min(axis=0) - 400
     hi = corners_mm.max(axis=0) + 400
-    tex_px = 1.0
-    tw, th = int((hi[0] - lo[0]) * tex_px), int((hi[1] - lo[1]) * tex_px)
-    tex = table_texture(rng, table_kind, tw, th)
-    tex_to_mm = np.array([[1 / tex_px, 0, lo[0]], [0, 1 / tex_px, lo[1]], [0, 0, 1]])
-    img = cv2.warpPerspective(tex, H @ tex_to_mm, (width, height), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+    tex = table_texture(rng, table_kind, int(hi[0] - lo[0]), int(hi[1] - lo[1]))
+    img = photograph_table(tex, lo, H, width, height)
     ids = np.zeros((height, width), np.int32)
     core = np.zeros((height, width), np.int32)  # card index + 1 of the top-most core
 
@@ -326,7 +322,7 @@ def render_scene(seed: int, width: int, height: int, families=None, tables=None,
         area = abs(cv2.contourArea(q.astype(np.float32)))
         vis = float(counts[i + 2]) / max(area, 1.0)
         cards.append(SceneCard(lc.design.card_id(lc.card), lc.design.name, lc.design.family,
-                               q.tolist(), min(vis, 1.0), vis >= 0.97 and area > 60))
+                               q.tolist(), min(vis, 1.0), vis >= FINDABLE_VISIBLE and area > 60))
     if degrade:
         img = _degrade(rng, img)
     return Scene(img, cards, ids, (core > 0).astype(np.uint8), meta)
@@ -366,3 +362,21 @@ def _degrade(rng, img):
     q = int(rng.integers(35, 95))
     ok, enc = cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
+def photograph_table(tex: np.ndarray, tex_origin_mm, H, w: int, h: int) -> np.ndarray:
+    """A table texture (1 px a mm, its top-left at `tex_origin_mm`) through the camera H."""
+    tex_to_mm = np.array([[1, 0, tex_origin_mm[0]], [0, 1, tex_origin_mm[1]], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(tex, H @ tex_to_mm, (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+def paste_card(frame: np.ndarray, lc: Laid, H) -> np.ndarray:
+    """`frame` with card `lc` laid on it through the camera H (whole-frame warp, alpha blended)."""
+    face = face_rgba(lc.design, lc.card)
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    M = cv2.getPerspectiveTransform(src, apply_h(H, lc.corners_mm()).astype(np.float32))
+    h, w = frame.shape[:2]
+    warped = cv2.warpPerspective(face, M, (w, h), borderValue=(0, 0, 0, 0))
+    a = warped[:, :, 3:4].astype(np.float32) / 255.0
+    return (warped[:, :, :3] * a + frame * (1 - a)).astype(np.uint8)

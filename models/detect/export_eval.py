@@ -51,16 +51,8 @@ def enrol_photo(card_id: str, seed: int) -> np.ndarray:
     corners = laid[0].corners_mm()
     H, _ = compose.camera_homography(rng, corners * 2.2, ENROL_W, ENROL_H, yaw=0.0,
                                      tilt=np.radians(rng.uniform(0, 15)))
-    tex_to_mm = np.array([[1, 0, -450], [0, 1, -450], [0, 0, 1]], np.float64)
-    frame = cv2.warpPerspective(img, H @ tex_to_mm, (ENROL_W, ENROL_H), borderMode=cv2.BORDER_REFLECT)
-    face = compose.face_rgba(d, int(k))
-    fh, fw = face.shape[:2]
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    dst = compose.apply_h(H, corners).astype(np.float32)
-    M = cv2.getPerspectiveTransform(src, dst)
-    warped = cv2.warpPerspective(face, M, (ENROL_W, ENROL_H), borderValue=(0, 0, 0, 0))
-    a = warped[:, :, 3:4].astype(np.float32) / 255.0
-    frame = (warped[:, :, :3] * a + frame * (1 - a)).astype(np.uint8)
+    frame = compose.photograph_table(img, (-450, -450), H, ENROL_W, ENROL_H)
+    frame = compose.paste_card(frame, laid[0], H)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.6)
     return frame
 
@@ -81,16 +73,9 @@ def block_photo(card_ids: list, cols: int, seed: int) -> np.ndarray:
     lo, hi = corners.min(axis=0) - 300, corners.max(axis=0) + 300
     tex = compose.table_texture(rng, str(rng.choice(["light", "dark", "wood", "felt"])),
                                 int(hi[0] - lo[0]), int(hi[1] - lo[1]))
-    tex_to_mm = np.array([[1, 0, lo[0]], [0, 1, lo[1]], [0, 0, 1]], np.float64)
-    frame = cv2.warpPerspective(tex, H @ tex_to_mm, (WIDTH, HEIGHT), borderMode=cv2.BORDER_REFLECT)
+    frame = compose.photograph_table(tex, lo, H, WIDTH, HEIGHT)
     for lc in laid:
-        face = compose.face_rgba(lc.design, lc.card)
-        fh, fw = face.shape[:2]
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-        M = cv2.getPerspectiveTransform(src, compose.apply_h(H, lc.corners_mm()).astype(np.float32))
-        warped = cv2.warpPerspective(face, M, (WIDTH, HEIGHT), borderValue=(0, 0, 0, 0))
-        a = warped[:, :, 3:4].astype(np.float32) / 255.0
-        frame = (warped[:, :, :3] * a + frame * (1 - a)).astype(np.uint8)
+        frame = compose.paste_card(frame, lc, H)
     return cv2.GaussianBlur(frame, (0, 0), 0.7)
 
 

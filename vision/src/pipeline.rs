@@ -163,15 +163,22 @@ impl Scanner {
     }
 
     /// Cards the learned detector finds where no frame hole was named: each is named by the model's
-    /// nearest enrolled print (its thresholds decide), or reported unnamed.
-    fn learned_cards(&self, image: &Mat, found: &[Found]) -> Result<Vec<Found>, VisionError> {
+    /// nearest enrolled print (its thresholds decide), or reported unnamed. Also the milliseconds
+    /// the detection (not the naming) took.
+    fn learned_cards(
+        &self,
+        image: &Mat,
+        found: &[Found],
+    ) -> Result<(Vec<Found>, f64), VisionError> {
         let Some(detector) = &self.card_detector else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), 0.0));
         };
+        let t = Instant::now();
         let detected = detector
             .lock()
             .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
             .detect(image)?;
+        let detect_ms = ms(t);
         let learned = match &self.identifier {
             Identifier::Model(l) | Identifier::Fused(l) => Some(l),
             _ => None,
@@ -204,7 +211,7 @@ impl Scanner {
                 covered: card.partly_hidden,
             });
         }
-        Ok(out)
+        Ok((out, detect_ms))
     }
 
     /// Matches one frame hole against the references; `None` when nothing could be compared.
@@ -329,8 +336,7 @@ impl Scanner {
                 found.extend(inner);
             }
         }
-        let t_learned = Instant::now();
-        let more = self.learned_cards(image, &found)?;
+        let (more, learned_detect_ms) = self.learned_cards(image, &found)?;
         quads += more.len() as u32;
         found.retain(|f| {
             let c = geometry::centroid(&f.corners);
@@ -340,9 +346,8 @@ impl Scanner {
                     .any(|m| geometry::point_in_convex(c, &m.corners))
         });
         found.extend(more);
-        let learned_ms = ms(t_learned);
-        timings.detect_ms += learned_ms;
-        timings.identify_ms = ms(t) - learned_ms;
+        timings.detect_ms += learned_detect_ms;
+        timings.identify_ms = ms(t) - learned_detect_ms;
         timings.identifier_extra_ms = extra_ms;
         timings.quads_identified = quads;
 
@@ -569,7 +574,8 @@ fn grid_cell(layout: &MatLayout, col: u8, row: u8) -> Cell {
     }
 }
 
-fn ms(t: Instant) -> f64 {
+/// Milliseconds since `t`.
+pub(crate) fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 

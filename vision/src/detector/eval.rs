@@ -12,7 +12,7 @@ use crate::pipeline::read_image;
 use crate::VisionError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 #[derive(Deserialize)]
@@ -516,9 +516,4 @@ pub fn print(report: &Report) {
     for (k, s) in &report.stages {
         println!("{k:<22} {:>9.2} {:>8.2}", s.median_ms, s.p95_ms);
     }
-}
-
-/// Where an evaluation set's image lies (for failure listings).
-pub fn image_path(dir: &Path, image: &str) -> PathBuf {
-    dir.join(image)
 }

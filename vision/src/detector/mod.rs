@@ -1,7 +1,8 @@
 //! A card detector that does not depend on how a card is printed: a small learned segmentation model
 //! (models/detect, trained on procedural designs) marks each visible card's *core* (the card shrunk
-//! about its centre, so touching cards stay apart); each core becomes a quad, grown back to the card's
-//! outline and snapped to the card's edges in the full-size frame.
+//! about its centre, so touching cards stay apart) and every visible card; a card region with one core
+//! is that card's outline, touching cards' cores are grown back to theirs, and whole cards are snapped
+//! to their edges in the full-size frame.
 //!
 //! Any image size: the frame is resized (aspect kept) into the model's fixed input, and quads are
 //! reported in the input image's pixels.
@@ -15,6 +16,7 @@ mod refine;
 pub use quads::{card_at_angle, core_quads, grow_quad, CoreQuad};
 pub use refine::{edge_angle, snap_to_edges};
 
+use crate::pipeline::ms;
 use crate::tflite::TfliteModel;
 use crate::VisionError;
 use opencv::core::{Mat, Rect, Scalar, Size, CV_8UC3};
@@ -238,8 +240,4 @@ impl CardDetector {
         self.prepare(input_bgr)?;
         self.run_model()
     }
-}
-
-fn ms(t: Instant) -> f64 {
-    t.elapsed().as_secs_f64() * 1000.0
 }

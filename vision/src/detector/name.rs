@@ -91,13 +91,7 @@ pub fn enrolment_corners(
     else {
         return Ok(None);
     };
-    let turn = (0..4)
-        .min_by(|&a, &b| {
-            let s = |k: usize| card.corners[k][0] + card.corners[k][1];
-            s(a).total_cmp(&s(b))
-        })
-        .unwrap_or(0);
-    Ok(Some(turned(&card.corners, turn)))
+    Ok(Some(super::deck::upright(&card.corners)))
 }
 
 /// The embedding of the card in an enrolment photo, or `None` when no whole card is seen.

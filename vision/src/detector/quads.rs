@@ -1,5 +1,5 @@
-//! From the model's core probabilities to one quad per card core, and from a core's quad back to the
-//! card's outline.
+//! From the model's two maps to one quad per card: a card region's own outline where it holds one
+//! core, else each core grown back to its card.
 
 use super::DetectorOptions;
 use crate::geometry::{apply, signed_area, square_to_quad};
@@ -154,28 +154,25 @@ pub fn core_quads(
         let alone = region_of[label].filter(|k| cores_in[*k as usize] == 1);
         if let Some(k) = alone {
             if let Some(contour) = &cards.contours[k as usize] {
-                if let Some(quad) = fit_quad(contour, cards.pixels[k as usize] as f64)? {
-                    let area = signed_area(&quad).abs();
-                    if area > 0.0 {
-                        let fill = (cards.pixels[k as usize] as f64 / area).min(1.0);
-                        out.push(CoreQuad {
-                            quad,
-                            hidden: fill < opts.min_card_fill,
-                            fill,
-                            score,
-                            core_outline: None,
-                        });
-                        continue;
-                    }
+                let quad = fit_quad(contour, cards.pixels[k as usize] as f64)?;
+                let area = signed_area(&quad).abs();
+                if area > 0.0 {
+                    let fill = (cards.pixels[k as usize] as f64 / area).min(1.0);
+                    out.push(CoreQuad {
+                        quad,
+                        hidden: fill < opts.min_card_fill,
+                        fill,
+                        score,
+                        core_outline: None,
+                    });
+                    continue;
                 }
             }
         }
         let Some(contour) = &cores.contours[label] else {
             continue;
         };
-        let Some(quad) = fit_quad(contour, pixels as f64)? else {
-            continue;
-        };
+        let quad = fit_quad(contour, pixels as f64)?;
         let area = signed_area(&quad).abs();
         if area <= 0.0 {
             continue;
@@ -200,7 +197,7 @@ pub fn core_quads(
 /// A quad around a region's outline: its own four hull corners when they make a clean quad
 /// (perspective kept), else its minimum-area rectangle; half a pixel outside the boundary pixels'
 /// centres, clockwise on screen.
-fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
+fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<[[f64; 2]; 4], VisionError> {
     let r = imgproc::min_area_rect(contour)?;
     let mut corners = [Point2f::default(); 4];
     r.points(&mut corners)?;
@@ -210,10 +207,10 @@ fn fit_quad(contour: &Vector<Point>, pixels: f64) -> Result<Option<[[f64; 2]; 4]
     }
     if pixels >= MIN_REFIT_PX {
         if let Some(q) = refit_sides(contour, &rect)? {
-            return Ok(Some(q));
+            return Ok(q);
         }
     }
-    Ok(Some(grown_by_half_a_pixel(&rect)))
+    Ok(grown_by_half_a_pixel(&rect))
 }
 
 /// The quad moved half a pixel outwards at each corner (along its diagonal from the centroid).
