@@ -59,6 +59,52 @@ impl From<HardArg> for Stress {
     }
 }
 
+/// `--camera` values: where the scenes' camera stands (see `vision::scene::Placement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CameraArg {
+    /// Behind the Allied player, along the grid.
+    Allied,
+    /// Overhead, side, end or anywhere round the table, one drawn per scene.
+    Any,
+    Overhead,
+    Side,
+    End,
+    /// Yaw over the full circle, tilt 0–55°.
+    Free,
+}
+
+impl CameraArg {
+    pub fn placements(self) -> Vec<vision::scene::Placement> {
+        use vision::scene::Placement;
+        match self {
+            CameraArg::Allied => Vec::new(),
+            CameraArg::Any => Placement::ANY.to_vec(),
+            CameraArg::Overhead => vec![Placement::Overhead],
+            CameraArg::Side => vec![Placement::Side],
+            CameraArg::End => vec![Placement::End],
+            CameraArg::Free => vec![Placement::Free],
+        }
+    }
+}
+
+/// `--mat` values for synthetic scenes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MatArg {
+    Yes,
+    No,
+    Either,
+}
+
+impl MatArg {
+    fn drawn(self) -> Option<bool> {
+        match self {
+            MatArg::Yes => Some(true),
+            MatArg::No => Some(false),
+            MatArg::Either => None,
+        }
+    }
+}
+
 /// Which identifier names the cards of a live or scanned table.
 #[derive(clap::Args, Clone, Debug)]
 pub struct IdentifierChoice {
@@ -207,6 +253,16 @@ pub enum Command {
         /// Override the model's tuned minimum lead over the runner-up card.
         #[arg(long)]
         model_min_gap: Option<f32>,
+        /// Where the camera stands; `any` draws overhead, side, end or anywhere per scene and
+        /// reports each placement, yaw, tilt and table apart.
+        #[arg(long, value_enum, default_value = "allied")]
+        camera: CameraArg,
+        /// Players: 2 (a 7×4 grid) or 4 (7×5).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+        players: u8,
+        /// Whether the scenes have the printed mat: yes, no, or either (half each).
+        #[arg(long, value_enum, default_value = "either")]
+        mat: MatArg,
     },
     /// Score finding and naming cards of any printed design on an evaluation set written by
     /// models/detect/export_eval.py: every card enrolled from its one photo, then every scene
@@ -246,6 +302,9 @@ pub enum Command {
         /// Make it one of the hard conditions.
         #[arg(long, value_enum)]
         hard: Option<HardArg>,
+        /// Where the camera stands.
+        #[arg(long, value_enum, default_value = "allied")]
+        camera: CameraArg,
     },
 }
 
@@ -282,7 +341,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             model,
             model_min_cosine,
             model_min_gap,
+            camera,
+            players,
+            mat,
         } => {
+            let cols = if players >= 4 { 5 } else { 4 };
             if identifier.len() == 1 && hard.is_empty() && !unknown {
                 let eval = Eval {
                     scenes,
@@ -290,6 +353,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     json,
                     report,
                     min_margin,
+                    placements: camera.placements(),
+                    cols,
+                    mat: mat.drawn(),
                 };
                 return eval.run(
                     game,
@@ -314,6 +380,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 thresholds: model_thresholds(model_min_cosine, model_min_gap),
                 options,
                 crops: report,
+                placements: camera.placements(),
             };
             let rows = crate::vision_compare::run(&plan)?;
             if json {
@@ -359,7 +426,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::RenderScene { seed, out, hard } => render_scene(seed, out, hard),
+        Command::RenderScene {
+            seed,
+            out,
+            hard,
+            camera,
+        } => render_scene(seed, out, hard, camera),
     }
 }
 
@@ -553,6 +625,9 @@ struct Eval {
     json: bool,
     report: Option<PathBuf>,
     min_margin: Option<f32>,
+    placements: Vec<vision::scene::Placement>,
+    cols: u8,
+    mat: Option<bool>,
 }
 
 impl Eval {
@@ -569,11 +644,17 @@ impl Eval {
             json,
             report,
             min_margin,
+            placements,
+            cols,
+            mat,
         } = self;
         blitz_only(game)?;
         let cat = blitz::catalogue::Catalogue::demo();
         let renderer = vision::scene::SceneRenderer::new(&cat)?;
-        let mut options = vision::ScannerOptions::default();
+        let mut options = vision::ScannerOptions {
+            cols,
+            ..Default::default()
+        };
         if let Some(m) = min_margin {
             options.min_margin = m;
         }
@@ -588,12 +669,28 @@ impl Eval {
             thresholds,
             options,
             crops: None,
+            placements: Vec::new(),
         };
         let scanner = crate::vision_compare::scanner_for(kind, &cat, &plan)?;
-        let (s, _) =
-            vision::report::evaluate(&renderer, &scanner, seed, scenes, report.as_deref(), true)?;
+        let opts = vision::scene::SceneOptions {
+            placements,
+            cols: Some(cols),
+            aruco_mat: mat,
+            ..Default::default()
+        };
+        let (s, outcomes) = vision::report::evaluate(
+            &renderer,
+            &scanner,
+            seed,
+            scenes,
+            &opts,
+            report.as_deref(),
+            true,
+        )?;
+        let conditions = vision::eval::by_condition(&outcomes);
         if json {
-            println!("{}", serde_json::to_string_pretty(&s)?);
+            let both = serde_json::json!({ "summary": s, "by_condition": conditions });
+            println!("{}", serde_json::to_string_pretty(&both)?);
             return Ok(ExitCode::SUCCESS);
         }
         let pct = |x: f64| format!("{:.2} %", x * 100.0);
@@ -631,15 +728,38 @@ impl Eval {
                 s.identifier_extra_ms_per_quad
             );
         }
+        println!(
+            "{:<10} {:<9} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+            "by", "value", "scenes", "cards", "named", "cell", "orient", "exact"
+        );
+        for r in &conditions {
+            println!(
+                "{:<10} {:<9} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+                r.axis,
+                r.value,
+                r.scenes,
+                r.visible_cards,
+                pct(r.named_right),
+                pct(r.cell_right),
+                pct(r.orientation_right),
+                pct(r.whole_board_exact)
+            );
+        }
         Ok(ExitCode::SUCCESS)
     }
 }
 
-fn render_scene(seed: u64, out: PathBuf, hard: Option<HardArg>) -> anyhow::Result<ExitCode> {
+fn render_scene(
+    seed: u64,
+    out: PathBuf,
+    hard: Option<HardArg>,
+    camera: CameraArg,
+) -> anyhow::Result<ExitCode> {
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&cat)?;
     let opts = vision::scene::SceneOptions {
         stress: hard.map(Into::into),
+        placements: camera.placements(),
         ..Default::default()
     };
     let scene = renderer.render(seed, &opts)?;

@@ -30,6 +30,8 @@ pub struct Plan {
     pub options: ScannerOptions,
     /// Write failure crops here: up to [`CROPS_EACH`] per condition and identifier.
     pub crops: Option<PathBuf>,
+    /// Where the scenes' camera may stand (empty: behind the Allied player).
+    pub placements: Vec<vision::scene::Placement>,
 }
 
 pub const CROPS_EACH: usize = 24;
@@ -133,13 +135,17 @@ pub fn run(plan: &Plan) -> anyhow::Result<Vec<Row>> {
 
     let mut conditions: Vec<(String, SceneOptions, usize, bool)> = vec![(
         "standard".into(),
-        SceneOptions::default(),
+        SceneOptions {
+            placements: plan.placements.clone(),
+            ..Default::default()
+        },
         plan.scenes,
         false,
     )];
     for &stress in &plan.hard {
         let opts = SceneOptions {
             stress: Some(stress),
+            placements: plan.placements.clone(),
             ..Default::default()
         };
         conditions.push((stress.name().into(), opts, plan.hard_scenes, false));
@@ -147,7 +153,10 @@ pub fn run(plan: &Plan) -> anyhow::Result<Vec<Row>> {
     if plan.unknown {
         conditions.push((
             "unknown".into(),
-            SceneOptions::default(),
+            SceneOptions {
+                placements: plan.placements.clone(),
+                ..Default::default()
+            },
             plan.hard_scenes,
             true,
         ));

@@ -1,10 +1,12 @@
-//! Tying image pixels to table millimetres: from the ArUco mat, or (Blitz, no mat) from the
-//! front-line cards, since every position is relative to the front line.
+//! Tying image pixels to table millimetres: from the ArUco mat, or (Blitz, no mat) from the cards
+//! themselves, wherever the camera stands: the front-line row gives the grid's axis, how the
+//! players' cards lie and face gives which side is Allied.
 
 use crate::face::{CARD_H_MM, CARD_W_MM};
 use crate::geometry::{self, H3};
+use crate::lattice::{self, LatticeSpec};
 use crate::mats::{dictionary, MatLayout, PITCH_MM};
-use crate::types::Calibration;
+use crate::types::{AlliedFrom, AlliedSide, Calibration};
 use crate::VisionError;
 use opencv::aruco;
 use opencv::core::{Mat, Point2f, Vector};
@@ -68,194 +70,226 @@ pub fn from_mat(
     )))
 }
 
-/// Fits the Blitz grid from visible front-line cards (image corners in card order, any order of
-/// cards). Front-line cards lie sideways in row 3; their columns follow from their spacing, and the
-/// cards on row 3 (front-line or units on them) fix which column is the first.
-pub fn from_front_line(
-    fronts: &[[[f64; 2]; 4]],
-    others: &[[f64; 2]],
-    cols: u8,
-) -> Result<Calibration, VisionError> {
-    if fronts.is_empty() {
-        return Ok(Calibration::None {
-            reason: "no front-line card visible".into(),
-        });
-    }
-    let mut fronts: Vec<&[[f64; 2]; 4]> = fronts.iter().collect();
-    fronts.sort_by(|a, b| geometry::centroid(*a)[0].total_cmp(&geometry::centroid(*b)[0]));
-    // Table-mm corners of a sideways card centred at `centre`, matched by where each corner lies in
-    // the image (left/right, near/far): the camera sits on the near side.
-    let corners_mm = |quad: &[[f64; 2]; 4], centre: [f64; 2]| -> Vec<[f64; 2]> {
-        let c = geometry::centroid(quad);
-        quad.iter()
-            .map(|p| {
-                let sx = if p[0] < c[0] { -1.0 } else { 1.0 };
-                let sy = if p[1] < c[1] { 1.0 } else { -1.0 };
-                [
-                    centre[0] + sx * CARD_H_MM / 2.0,
-                    centre[1] + sy * CARD_W_MM / 2.0,
-                ]
-            })
-            .collect()
-    };
-    let first = MatLayout::cell_centre(0, 3);
-    let Some(h0) = geometry::homography(&fronts[0][..], &corners_mm(fronts[0], first), false)?
-    else {
-        return Ok(Calibration::None {
-            reason: "degenerate front-line card".into(),
-        });
-    };
-    let (mut src, mut dst) = (Vec::new(), Vec::new());
-    for quad in &fronts {
-        let mm = geometry::apply(&h0, geometry::centroid(*quad));
-        let col = ((mm[0] - PITCH_MM / 2.0) / PITCH_MM).round().max(0.0) as u8;
-        src.extend_from_slice(&quad[..]);
-        dst.extend(corners_mm(quad, MatLayout::cell_centre(col, 3)));
-    }
-    let Some(h) = geometry::homography(&src, &dst, false)? else {
-        return Ok(Calibration::None {
-            reason: "front-line fit failed".into(),
-        });
-    };
-    // Columns so far count from the leftmost front-line card seen, which may not be column 0 (its
-    // neighbours may be hidden under units). Cards fill the grid's width almost always, so shift the
-    // leftmost card seen on any row to column 0.
-    let all_cols: Vec<f64> = others
-        .iter()
-        .map(|p| (geometry::apply(&h, *p)[0] / PITCH_MM).floor())
-        .collect();
-    let min_col = all_cols.iter().cloned().fold(f64::MAX, f64::min);
-    let shift = if min_col.is_finite() { -min_col } else { 0.0 };
-    let _ = cols;
-    let h = geometry::mul(&geometry::scale_translate(1.0, shift * PITCH_MM, 0.0), &h);
-    Ok(Calibration::FrontLine {
-        front_cards: fronts.len(),
-        homography: h,
-    })
-}
-
 pub fn to_table(h: &H3, p: [f64; 2]) -> [f64; 2] {
     geometry::apply(h, p)
 }
 
-/// Refines a grid fit with every named card: each card is assumed to lie centred on the cell it
-/// falls in, turned by a whole number of quarter turns, so its four corners are known in table mm.
-/// A least-squares fit over all of them averages out one card's corner noise and perspective.
-pub fn refine_with_cards(h: &H3, cards: &[[[f64; 2]; 4]], cols: u8) -> Result<H3, VisionError> {
-    let (mut src, mut dst) = (Vec::new(), Vec::new());
-    for quad in cards {
-        let c = geometry::apply(h, geometry::centroid(quad));
-        let (col, row) = ((c[0] / PITCH_MM).floor(), (c[1] / PITCH_MM).floor());
-        // Columns may still be off by a whole shift here (fixed afterwards); rows are anchored.
-        if col < -(cols as f64) || col >= 2.0 * cols as f64 || !(0.0..7.0).contains(&row) {
-            continue;
-        }
-        let centre = MatLayout::cell_centre(col as u8, row as u8);
-        let top = geometry::apply(
-            h,
-            [
-                (quad[0][0] + quad[1][0]) / 2.0,
-                (quad[0][1] + quad[1][1]) / 2.0,
-            ],
-        );
-        let turns =
-            crate::types::Orientation::from_up_vector(top[0] - c[0], top[1] - c[1]).quarter_turns();
-        let (hw, hh) = (CARD_W_MM / 2.0, CARD_H_MM / 2.0);
-        for (k, local) in [[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]]
-            .iter()
-            .enumerate()
-        {
-            let (mut x, mut y) = (local[0], local[1]);
-            for _ in 0..turns {
-                // A quarter turn clockwise seen from above (x right, y away).
-                (x, y) = (y, -x);
-            }
-            src.push(quad[k]);
-            dst.push([centre[0] + x, centre[1] + y]);
-        }
-    }
-    if src.len() < 12 {
-        return Ok(*h);
-    }
-    Ok(geometry::homography(&src, &dst, true)?.unwrap_or(*h))
+/// What a named card tells the Blitz grid fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlitzRole {
+    /// Lies sideways on the front row (row 3), one a column.
+    FrontLine,
+    /// An Allied card: on rows 0–3, upright to the Allied player (or tapped).
+    Allied,
+    /// An Axis card: on rows 3–6, upright to the Axis player.
+    Axis,
+    Other,
 }
 
-/// Shifts columns so the leftmost named card is in column 0.
-pub fn shift_to_first_column(h: &H3, cards: &[[[f64; 2]; 4]]) -> H3 {
-    let min_col = cards
+/// Our printed cards on the 100 mm grid.
+pub const BLITZ_LATTICE: LatticeSpec = LatticeSpec {
+    pitch_mm: PITCH_MM,
+    card_w_mm: CARD_W_MM,
+    card_h_mm: CARD_H_MM,
+};
+const BLITZ_ROWS: i32 = 7;
+const FRONT_ROW: i32 = 3;
+/// Without a front-line card, this many named cards are needed to fit the grid.
+const MIN_CARDS_WITHOUT_FRONT: usize = 4;
+
+/// One way to lay the Blitz grid on the fitted lattice: a quarter turn, then whole-cell shifts.
+struct Candidate {
+    homography: H3,
+    score: i32,
+}
+
+/// Fits the Blitz grid (`cols` columns, seven rows) from named cards seen from any side, no mat.
+/// `allied_towards` (an image direction from the grid toward the Allied player, as the players
+/// once answered) settles which side is Allied when the cards cannot.
+pub fn blitz_frame(
+    cards: &[([[f64; 2]; 4], BlitzRole)],
+    cols: u8,
+    allied_towards: Option<[f64; 2]>,
+) -> Result<Calibration, VisionError> {
+    let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.0).collect();
+    let fronts: Vec<usize> = (0..cards.len())
+        .filter(|&i| cards[i].1 == BlitzRole::FrontLine)
+        .collect();
+    if fronts.is_empty() && cards.len() < MIN_CARDS_WITHOUT_FRONT {
+        return Ok(Calibration::None {
+            reason: "no front-line card and too few named cards to fit the grid".into(),
+        });
+    }
+    // The anchor: the front-line card nearest the middle of the front line (it lies sideways), or
+    // the card nearest the middle of all.
+    let pool: Vec<usize> = if fronts.is_empty() {
+        (0..cards.len()).collect()
+    } else {
+        fronts.clone()
+    };
+    let centres: Vec<[f64; 2]> = pool
         .iter()
-        .map(|q| (geometry::apply(h, geometry::centroid(q))[0] / PITCH_MM).floor())
-        .fold(f64::MAX, f64::min);
-    if !min_col.is_finite() {
-        return *h;
-    }
-    geometry::mul(&geometry::scale_translate(1.0, -min_col * PITCH_MM, 0.0), h)
-}
-
-/// Table-mm corners (top-left, top-right, bottom-right, bottom-left) of a card centred at `centre`,
-/// turned clockwise (seen from above) by `turns` quarter turns.
-pub fn card_corners_mm(centre: [f64; 2], turns: u8) -> [[f64; 2]; 4] {
-    let (hw, hh) = (CARD_W_MM / 2.0, CARD_H_MM / 2.0);
-    [[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]].map(|[mut x, mut y]| {
-        for _ in 0..turns {
-            (x, y) = (y, -x);
+        .map(|&i| geometry::centroid(&quads[i]))
+        .collect();
+    let middle = geometry::centroid(&centres);
+    let Some(&anchor) = pool.iter().min_by(|&&a, &&b| {
+        let d = |i: usize| crate::detect::dist(geometry::centroid(&quads[i]), middle);
+        d(a).total_cmp(&d(b))
+    }) else {
+        return Ok(Calibration::None {
+            reason: "no named card".into(),
+        });
+    };
+    let anchor_turns = if fronts.is_empty() { 0 } else { 1 };
+    let Some(h) = lattice::fit(&BLITZ_LATTICE, &quads, anchor, anchor_turns)? else {
+        return Ok(Calibration::None {
+            reason: "degenerate anchor card".into(),
+        });
+    };
+    let candidates: Vec<Candidate> = (0..4u8)
+        .map(|k| place_grid(&geometry::mul(&lattice::quarter_turn(k), &h), cards, cols))
+        .collect();
+    let best = candidates.iter().map(|c| c.score).max().unwrap_or(0);
+    let tied: Vec<&Candidate> = candidates.iter().filter(|c| c.score == best).collect();
+    let image_down = [0.0, 1.0];
+    let towards = |c: &Candidate| allied_direction(&c.homography, cols);
+    let agree = |c: &Candidate, want: [f64; 2]| {
+        let d = towards(c);
+        d[0] * want[0] + d[1] * want[1]
+    };
+    let (chosen, from) = if tied.len() == 1 {
+        (tied[0], AlliedFrom::Cards)
+    } else {
+        let (want, from) = match allied_towards {
+            Some(w) => (w, AlliedFrom::Asked),
+            None => (image_down, AlliedFrom::Guessed),
+        };
+        let Some(c) = tied
+            .iter()
+            .max_by(|a, b| agree(a, want).total_cmp(&agree(b, want)))
+        else {
+            return Ok(Calibration::None {
+                reason: "no grid fit".into(),
+            });
+        };
+        (*c, from)
+    };
+    let allied_side = AlliedSide {
+        from,
+        towards: towards(chosen),
+    };
+    Ok(if fronts.is_empty() {
+        Calibration::Cards {
+            named_cards: cards.len(),
+            homography: chosen.homography,
+            allied_side,
         }
-        [centre[0] + x, centre[1] + y]
+    } else {
+        Calibration::FrontLine {
+            front_cards: fronts.len(),
+            homography: chosen.homography,
+            allied_side,
+        }
     })
 }
 
-/// A first fit from one card near the middle of the named ones, its turn read from the image (the
-/// camera sits on the near side). Rows and columns are fixed afterwards.
-pub fn from_cards(named: &[[[f64; 2]; 4]]) -> Result<Option<(H3, [f64; 2])>, VisionError> {
-    if named.len() < 4 {
-        return Ok(None);
-    }
-    let centres: Vec<[f64; 2]> = named.iter().map(|q| geometry::centroid(q)).collect();
-    let middle = geometry::centroid(&centres);
-    let Some(anchor) = named.iter().min_by(|a, b| {
-        crate::detect::dist(geometry::centroid(*a), middle)
-            .total_cmp(&crate::detect::dist(geometry::centroid(*b), middle))
-    }) else {
-        return Ok(None);
+/// Shifts the turned lattice so the front line is row 3 (or, without one, Allied cards lie near
+/// and Axis cards far) and the leftmost card is column 0; scores how well the cards agree.
+fn place_grid(h: &H3, cards: &[([[f64; 2]; 4], BlitzRole)], cols: u8) -> Candidate {
+    let p = PITCH_MM;
+    let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
+        .iter()
+        .map(|(q, role)| (lattice::cell_of(h, q, p), lattice::turn_of(h, q), *role))
+        .collect();
+    let front_rows: Vec<i32> = seen
+        .iter()
+        .filter(|s| s.2 == BlitzRole::FrontLine && s.1 % 2 == 1)
+        .map(|s| s.0 .1)
+        .collect();
+    let row_shift = match most_common(&front_rows) {
+        Some(row) => FRONT_ROW - row,
+        None => {
+            let rows: Vec<(i32, BlitzRole)> = seen.iter().map(|s| (s.0 .1, s.2)).collect();
+            (-2 * BLITZ_ROWS..=2 * BLITZ_ROWS)
+                .max_by_key(|&shift| (side_score(&rows, shift), -shift.abs()))
+                .unwrap_or(0)
+        }
     };
-    let c = geometry::centroid(anchor);
-    let top = [
-        (anchor[0][0] + anchor[1][0]) / 2.0,
-        (anchor[0][1] + anchor[1][1]) / 2.0,
-    ];
-    let turns =
-        crate::types::Orientation::from_up_vector(top[0] - c[0], c[1] - top[1]).quarter_turns();
-    let mm = card_corners_mm(MatLayout::cell_centre(0, 3), turns);
-    Ok(geometry::homography(&anchor[..], &mm, false)?.map(|h| (h, c)))
+    let col_shift = -seen.iter().map(|s| s.0 .0).min().unwrap_or(0);
+    let mut score = 0;
+    for &((col, row), turn, role) in &seen {
+        let (col, row) = (col + col_shift, row + row_shift);
+        if (0..cols as i32).contains(&col) && (0..BLITZ_ROWS).contains(&row) {
+            score += 1;
+        }
+        score += match role {
+            BlitzRole::FrontLine => 3 * (turn % 2 == 1) as i32 + 2 * (row == FRONT_ROW) as i32,
+            BlitzRole::Allied | BlitzRole::Axis => {
+                let home = if role == BlitzRole::Allied { 0 } else { 2 };
+                let facing = match turn {
+                    t if t == home => 1,
+                    t if t % 2 == 0 => -1,
+                    _ => 0,
+                };
+                // Even turns (upright or inverted) are the rule; tapped units the exception.
+                facing + (turn % 2 == 0) as i32 + side_score(&[(row, role)], 0)
+            }
+            BlitzRole::Other => 0,
+        };
+    }
+    Candidate {
+        homography: lattice::shift_cells(h, col_shift, row_shift, p),
+        score,
+    }
 }
 
-/// Shifts rows so Allied cards (`Some(true)`) lie on rows 0–3 and Axis cards (`Some(false)`) on
-/// rows 3–6, with every card on the grid.
-pub fn shift_rows_by_side(h: &H3, named: &[[[f64; 2]; 4]], allied: &[Option<bool>]) -> H3 {
-    let rows: Vec<i32> = named
-        .iter()
-        .map(|q| (geometry::apply(h, geometry::centroid(q))[1] / PITCH_MM).floor() as i32)
-        .collect();
-    let score = |s: i32| -> i32 {
-        rows.iter()
-            .zip(allied)
-            .map(|(r, side)| {
-                let r = r + s;
-                let on_grid = (0..7).contains(&r) as i32;
-                let side_ok = match side {
-                    Some(true) => (r <= 3) as i32,
-                    Some(false) => (r >= 3) as i32,
-                    None => 0,
-                };
-                on_grid * 2 + side_ok
-            })
-            .sum()
+/// +2 for each Allied card on rows 0–2 and each Axis card on rows 4–6, −2 the other way round,
+/// rows shifted by `shift`; +1 for each card on the grid's rows.
+fn side_score(rows: &[(i32, BlitzRole)], shift: i32) -> i32 {
+    rows.iter()
+        .map(|&(row, role)| {
+            let row = row + shift;
+            let on = (0..BLITZ_ROWS).contains(&row) as i32;
+            let side = match role {
+                BlitzRole::Allied => (FRONT_ROW - row).signum() * 2,
+                BlitzRole::Axis => (row - FRONT_ROW).signum() * 2,
+                _ => 0,
+            };
+            on + side
+        })
+        .sum()
+}
+
+/// The value most often in `v` (the smallest of equals); `None` when empty.
+fn most_common(v: &[i32]) -> Option<i32> {
+    let mut sorted = v.to_vec();
+    sorted.sort();
+    let mut best: Option<(usize, i32)> = None;
+    for chunk in sorted.chunk_by(|a, b| a == b) {
+        if best.is_none_or(|b| chunk.len() > b.0) {
+            best = Some((chunk.len(), chunk[0]));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// The image direction (unit vector) from the grid's middle toward the Allied side under the
+/// frame `h` (image → table mm).
+pub fn allied_direction(h: &H3, cols: u8) -> [f64; 2] {
+    let Some(inv) = geometry::invert(h) else {
+        return [0.0, 1.0];
     };
-    let best = (-7..=7)
-        .max_by_key(|s: &i32| (score(*s), -s.abs()))
-        .unwrap_or(0);
-    geometry::mul(
-        &geometry::scale_translate(1.0, 0.0, best as f64 * PITCH_MM),
-        h,
-    )
+    let middle = [
+        cols as f64 * PITCH_MM / 2.0,
+        BLITZ_ROWS as f64 * PITCH_MM / 2.0,
+    ];
+    let a = geometry::apply(&inv, middle);
+    let b = geometry::apply(&inv, [middle[0], middle[1] - PITCH_MM]);
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let n = (dx * dx + dy * dy).sqrt();
+    if n > 0.0 {
+        [dx / n, dy / n]
+    } else {
+        [0.0, 1.0]
+    }
 }

@@ -30,6 +30,12 @@ pub struct SceneOutcome {
     pub glare_spots: u32,
     pub aruco_mat: bool,
     pub hand: bool,
+    #[serde(default)]
+    pub placement: crate::scene::Placement,
+    #[serde(default)]
+    pub yaw_deg: f64,
+    #[serde(default = "default_background")]
+    pub background: crate::scene::Background,
     pub cards: Vec<CardOutcome>,
     /// Observations naming a card that is not there (wrong id or no card at all).
     pub wrong_named: usize,
@@ -37,6 +43,10 @@ pub struct SceneOutcome {
     pub wrong_names: Vec<String>,
     pub exact: bool,
     pub timings: crate::types::Timings,
+}
+
+fn default_background() -> crate::scene::Background {
+    crate::scene::Background::Wood
 }
 
 /// Compares one observation with its truth. An observation belongs to the truth card whose outline
@@ -105,6 +115,9 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         glare_spots: p.glare_spots,
         aruco_mat: p.aruco_mat,
         hand: p.hand,
+        placement: p.placement,
+        yaw_deg: p.yaw_deg,
+        background: p.background,
         cards,
         wrong_named,
         wrong_names,
@@ -196,6 +209,66 @@ pub fn summarise(outcomes: &[SceneOutcome], first_seed: u64) -> Summary {
                 .sum::<f64>()
                 .max(1.0),
     }
+}
+
+/// The scores of the scenes that share one condition (a placement, a yaw or tilt band, a table).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConditionRow {
+    /// "placement", "yaw", "tilt" or "table".
+    pub axis: String,
+    pub value: String,
+    pub scenes: usize,
+    pub visible_cards: usize,
+    pub named_right: f64,
+    pub cell_right: f64,
+    pub orientation_right: f64,
+    pub whole_board_exact: f64,
+}
+
+/// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands) and table.
+pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
+    type Key = fn(&SceneOutcome) -> String;
+    let axes: [(&str, Key); 4] = [
+        ("placement", |s| s.placement.name().to_string()),
+        ("yaw", |s| {
+            let band = (s.yaw_deg.rem_euclid(360.0) / 45.0).floor() as u32 * 45;
+            format!("{band}-{}", band + 45)
+        }),
+        ("tilt", |s| {
+            let band = (s.tilt_deg / 15.0).floor() as u32 * 15;
+            format!("{band}-{}", band + 15)
+        }),
+        ("table", |s| format!("{:?}", s.background).to_lowercase()),
+    ];
+    let mut rows = Vec::new();
+    for (axis, key) in axes {
+        let mut values: Vec<String> = outcomes.iter().map(key).collect();
+        values.sort();
+        values.dedup();
+        for value in values {
+            let these: Vec<&SceneOutcome> = outcomes.iter().filter(|s| key(s) == value).collect();
+            let visible: Vec<&CardOutcome> = these
+                .iter()
+                .flat_map(|s| s.cards.iter().filter(|c| !c.covered))
+                .collect();
+            let n = visible.len().max(1) as f64;
+            let rate = |f: &dyn Fn(&CardOutcome) -> bool| {
+                visible.iter().filter(|c| f(c)).count() as f64 / n
+            };
+            rows.push(ConditionRow {
+                axis: axis.to_string(),
+                value,
+                scenes: these.len(),
+                visible_cards: visible.len(),
+                named_right: rate(&|c| c.got.as_ref() == Some(&c.truth)),
+                cell_right: rate(&|c| c.cell_ok),
+                orientation_right: rate(&|c| c.orientation_ok),
+                whole_board_exact: these.iter().filter(|s| s.exact).count() as f64
+                    / these.len().max(1) as f64,
+            });
+        }
+    }
+    rows
 }
 
 /// Renders and scans scenes `seed..seed+n`, calling `each` after every scene (progress, reports).

@@ -123,7 +123,9 @@ pub fn homography(
         let method = if ransac { opencv::calib3d::RANSAC } else { 0 };
         opencv::calib3d::find_homography(&s, &d, &mut mask, method, 8.0)?
     };
-    from_mat(&m)
+    // Points all on one line (or one point) give no plane: OpenCV may still return a matrix.
+    let usable = |h: &H3| h.iter().flatten().all(|v| v.is_finite()) && invert(h).is_some();
+    Ok(from_mat(&m)?.filter(usable))
 }
 
 pub fn centroid(p: &[[f64; 2]]) -> [f64; 2] {

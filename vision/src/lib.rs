@@ -18,6 +18,7 @@ pub mod font;
 pub mod geometry;
 pub mod identifier;
 pub mod identify;
+pub mod lattice;
 pub mod mats;
 pub mod message_table;
 pub mod orb;

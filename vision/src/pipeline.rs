@@ -41,6 +41,9 @@ pub struct ScannerOptions {
     /// Without a mat, fit the Blitz grid from the front-line and other named cards. Games without
     /// a grid (风声) or with a mat only (陣面對決) turn this off and get no cells without a mat.
     pub fit_blitz_grid: bool,
+    /// Image direction from the grid toward the Allied player, as the players answered when the
+    /// cards could not tell; used only then.
+    pub allied_towards: Option<[f64; 2]>,
 }
 
 impl Default for ScannerOptions {
@@ -55,6 +58,7 @@ impl Default for ScannerOptions {
             max_aspect: 0.80,
             detect: DetectOptions::default(),
             fit_blitz_grid: true,
+            allied_towards: None,
         }
     }
 }
@@ -119,6 +123,18 @@ impl Scanner {
             layouts: MatLayout::all(),
             identifier: Identifier::Hash,
             card_detector: None,
+        }
+    }
+
+    /// What a named card tells the Blitz grid fit.
+    fn role_of(&self, id: &str) -> calibrate::BlitzRole {
+        if self.frontline.contains(id) {
+            return calibrate::BlitzRole::FrontLine;
+        }
+        match self.sides.get(id).copied().flatten() {
+            Some(true) => calibrate::BlitzRole::Allied,
+            Some(false) => calibrate::BlitzRole::Axis,
+            None => calibrate::BlitzRole::Other,
         }
     }
 
@@ -374,68 +390,12 @@ impl Scanner {
                 None,
             ),
             None => {
-                let fronts: Vec<[[f64; 2]; 4]> = found
+                let named: Vec<([[f64; 2]; 4], calibrate::BlitzRole)> = found
                     .iter()
-                    .filter(|f| {
-                        f.card
-                            .as_ref()
-                            .is_some_and(|id| self.frontline.contains(id))
-                    })
-                    .map(|f| f.corners)
+                    .filter_map(|f| f.card.as_ref().map(|id| (f.corners, self.role_of(id))))
                     .collect();
-                let others: Vec<[f64; 2]> = found
-                    .iter()
-                    .filter(|f| f.card.is_some())
-                    .map(|f| geometry::centroid(&f.corners))
-                    .collect();
-                let mut c = calibrate::from_front_line(&fronts, &others, self.options.cols)?;
-                let named: Vec<[[f64; 2]; 4]> = found
-                    .iter()
-                    .filter(|f| f.card.is_some())
-                    .map(|f| f.corners)
-                    .collect();
-                let mut anchor = geometry::centroid(&fronts.concat());
-                if matches!(c, Calibration::None { .. }) {
-                    if let Some((h, centre)) = calibrate::from_cards(&named)? {
-                        c = Calibration::Cards {
-                            named_cards: named.len(),
-                            homography: h,
-                        };
-                        anchor = centre;
-                    }
-                }
-                if let Calibration::FrontLine { homography, .. }
-                | Calibration::Cards { homography, .. } = &mut c
-                {
-                    // Grow the fit outwards from the anchor (front line or middle card): a
-                    // homography from one card is only good near it, so cells are first trusted
-                    // for the nearest cards.
-                    let mut by_distance = named.clone();
-                    by_distance.sort_by(|a, b| {
-                        let d =
-                            |q: &[[f64; 2]; 4]| crate::detect::dist(geometry::centroid(q), anchor);
-                        d(a).total_cmp(&d(b))
-                    });
-                    for fraction in [0.3, 0.6, 1.0, 1.0] {
-                        let n = ((by_distance.len() as f64 * fraction).ceil() as usize)
-                            .max(3)
-                            .min(by_distance.len());
-                        *homography = calibrate::refine_with_cards(
-                            homography,
-                            &by_distance[..n],
-                            self.options.cols,
-                        )?;
-                    }
-                    *homography = calibrate::shift_to_first_column(homography, &named);
-                }
-                if let Calibration::Cards { homography, .. } = &mut c {
-                    let allied: Vec<Option<bool>> = found
-                        .iter()
-                        .filter_map(|f| f.card.as_ref())
-                        .map(|id| self.sides.get(id).copied().flatten())
-                        .collect();
-                    *homography = calibrate::shift_rows_by_side(homography, &named, &allied);
-                }
+                let c =
+                    calibrate::blitz_frame(&named, self.options.cols, self.options.allied_towards)?;
                 (c, Some(MatLayout::blitz(self.options.cols)))
             }
         };

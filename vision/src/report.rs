@@ -287,6 +287,7 @@ pub fn evaluate(
     scanner: &crate::Scanner,
     seed: u64,
     n: usize,
+    opts: &crate::scene::SceneOptions,
     dir: Option<&Path>,
     progress: bool,
 ) -> Result<(crate::eval::Summary, Vec<SceneOutcome>), VisionError> {
@@ -305,37 +306,29 @@ pub fn evaluate(
     let mut crops: Vec<(usize, FailureCrop)> = Vec::new();
     let mut ok = 0usize;
     let mut seen = 0usize;
-    let outcomes = crate::eval::run(
-        renderer,
-        scanner,
-        seed,
-        n,
-        &Default::default(),
-        |scene, _, outcome| {
-            let failures: Vec<&CardOutcome> =
-                outcome.cards.iter().filter(|c| is_failure(c)).collect();
-            let visible = outcome.cards.iter().filter(|c| !c.covered).count();
-            seen += visible;
-            ok += outcome
-                .cards
-                .iter()
-                .filter(|c| !c.covered && c.got.as_ref() == Some(&c.truth))
-                .count();
-            bar.set_message(format!(
-                "identity {:.2}%",
-                100.0 * ok as f64 / seen.max(1) as f64
-            ));
-            bar.inc(1);
-            if dir.is_some() {
-                for c in failures.iter().take(3) {
-                    crops.push((failures.len(), crop_failure(&scene.image, outcome.seed, c)?));
-                }
-                crops.sort_by_key(|c| std::cmp::Reverse(c.0));
-                crops.truncate(KEEP);
+    let outcomes = crate::eval::run(renderer, scanner, seed, n, opts, |scene, _, outcome| {
+        let failures: Vec<&CardOutcome> = outcome.cards.iter().filter(|c| is_failure(c)).collect();
+        let visible = outcome.cards.iter().filter(|c| !c.covered).count();
+        seen += visible;
+        ok += outcome
+            .cards
+            .iter()
+            .filter(|c| !c.covered && c.got.as_ref() == Some(&c.truth))
+            .count();
+        bar.set_message(format!(
+            "identity {:.2}%",
+            100.0 * ok as f64 / seen.max(1) as f64
+        ));
+        bar.inc(1);
+        if dir.is_some() {
+            for c in failures.iter().take(3) {
+                crops.push((failures.len(), crop_failure(&scene.image, outcome.seed, c)?));
             }
-            Ok(())
-        },
-    )?;
+            crops.sort_by_key(|c| std::cmp::Reverse(c.0));
+            crops.truncate(KEEP);
+        }
+        Ok(())
+    })?;
     bar.finish_and_clear();
     let summary = crate::eval::summarise(&outcomes, seed);
     if let Some(dir) = dir {

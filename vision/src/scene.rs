@@ -58,6 +58,73 @@ pub struct SceneParams {
     /// The hard condition laid over the scene, if any.
     #[serde(default)]
     pub stress: Option<Stress>,
+    /// Where the camera stands round the table.
+    #[serde(default)]
+    pub placement: Placement,
+    /// The camera's turn about the table's vertical axis, counter-clockwise seen from above: 0 looks
+    /// from the Allied side along the grid, 90 from the grid's right-hand side, 180 from the Axis side.
+    #[serde(default)]
+    pub yaw_deg: f64,
+}
+
+/// Where the webcam stands round the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Behind the Allied player, looking along the grid: the set-up the scanner was first built for.
+    #[default]
+    Allied,
+    /// Straight down from an arm (tilt under 12°), the grid's long side along the image's long side.
+    Overhead,
+    /// At the side of the table between the players, tilted 15–55°.
+    Side,
+    /// Behind either player, tilted 15–55°.
+    End,
+    /// Anywhere: yaw over the full circle, tilt 0–55°.
+    Free,
+}
+
+impl Placement {
+    /// Every placement but the first set-up's: `--camera any`.
+    pub const ANY: [Placement; 4] = [
+        Placement::Overhead,
+        Placement::Side,
+        Placement::End,
+        Placement::Free,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Allied => "allied",
+            Placement::Overhead => "overhead",
+            Placement::Side => "side",
+            Placement::End => "end",
+            Placement::Free => "free",
+        }
+    }
+
+    /// Yaw and tilt for this placement, drawn from `rng`; `None` keeps the first set-up's.
+    fn draw(self, rng: &mut ChaCha8Rng) -> Option<(f64, f64)> {
+        let either =
+            |rng: &mut ChaCha8Rng, a: f64| if rng.random_bool(0.5) { a } else { a + 180.0 };
+        let (yaw, tilt) = match self {
+            Placement::Allied => return None,
+            Placement::Overhead => (
+                either(rng, 90.0) + rng.random_range(-15.0..15.0),
+                rng.random_range(0.0..12.0),
+            ),
+            Placement::Side => (
+                either(rng, 90.0) + rng.random_range(-25.0..25.0),
+                rng.random_range(15.0..55.0),
+            ),
+            Placement::End => (
+                either(rng, 0.0) + rng.random_range(-25.0..25.0),
+                rng.random_range(15.0..55.0),
+            ),
+            Placement::Free => (rng.random_range(0.0..360.0), rng.random_range(0.0..55.0)),
+        };
+        Some((yaw.rem_euclid(360.0), tilt))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,8 +167,11 @@ pub struct SceneOptions {
     pub hand: Option<bool>,
     /// Chance that a cell holds a card (default: drawn from 0.6..1.0 per scene).
     pub occupancy: Option<f64>,
-    /// Make the scene harder in one way (issue 8's hard conditions); the layout stays the seed's.
+    /// Make the scene harder in one way; the layout stays the seed's.
     pub stress: Option<Stress>,
+    /// Where the camera may stand, one drawn per scene (its own random stream, so the layout stays
+    /// the seed's); empty: behind the Allied player.
+    pub placements: Vec<Placement>,
 }
 
 /// A hard condition laid over a seed's scene: the cards and where they lie stay the same as without
@@ -226,7 +296,24 @@ impl SceneRenderer {
                 opts.hand.unwrap_or(drawn)
             },
             stress: None,
+            placement: Placement::Allied,
+            yaw_deg: 0.0,
         }
+    }
+
+    /// The camera moved to one of `placements`, drawn from its own stream so the layout stays the
+    /// seed's.
+    fn placed_camera(mut p: SceneParams, placements: &[Placement]) -> SceneParams {
+        if placements.is_empty() {
+            return p;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(p.seed ^ CAMERA_STREAM);
+        p.placement = placements[rng.random_range(0..placements.len())];
+        if let Some((yaw, tilt)) = p.placement.draw(&mut rng) {
+            p.yaw_deg = yaw;
+            p.tilt_deg = tilt;
+        }
+        p
     }
 
     /// The seed's camera made harder; drawn from its own stream so the layout stays the seed's.
@@ -422,21 +509,28 @@ impl SceneRenderer {
 
     pub fn render(&self, seed: u64, opts: &SceneOptions) -> Result<Scene, VisionError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let params = Self::stressed(self.draw_params(seed, &mut rng, opts), opts.stress);
+        let params = Self::placed_camera(self.draw_params(seed, &mut rng, opts), &opts.placements);
+        let params = Self::stressed(params, opts.stress);
         let layout_mat = MatLayout::blitz(params.cols);
         let (grid_w, grid_h) = (layout_mat.width_mm(), layout_mat.height_mm());
         let s = TABLE_PX_PER_MM;
+        // A camera turned off the grid's axis sees as much table beyond the ends as the sides.
+        let (margin_x, margin_y) = if params.placement == Placement::Allied {
+            (TABLE_MARGIN_X_MM, TABLE_MARGIN_Y_MM)
+        } else {
+            (TABLE_MARGIN_X_MM, TABLE_MARGIN_X_MM)
+        };
         let (mut table, mm_to_table) = table_canvas(
             &mut rng,
             params.background,
-            [-TABLE_MARGIN_X_MM, grid_h + TABLE_MARGIN_Y_MM],
-            grid_w + 2.0 * TABLE_MARGIN_X_MM,
-            grid_h + 2.0 * TABLE_MARGIN_Y_MM,
+            [-margin_x, grid_h + margin_y],
+            grid_w + 2.0 * margin_x,
+            grid_h + 2.0 * margin_y,
         )?;
         if params.aruco_mat {
             if let Some(mat) = self.mats.get(&params.cols) {
-                let ox = ((TABLE_MARGIN_X_MM - BORDER_MM) * s).round() as i32;
-                let oy = ((TABLE_MARGIN_Y_MM - BORDER_MM) * s).round() as i32;
+                let ox = ((margin_x - BORDER_MM) * s).round() as i32;
+                let oy = ((margin_y - BORDER_MM) * s).round() as i32;
                 let mut roi = table.roi_mut(Rect::new(ox, oy, mat.cols(), mat.rows()))?;
                 mat.copy_to(&mut roi)?;
             }
@@ -659,6 +753,7 @@ pub fn background(
 
 /// Seeds the stress draws apart from the scene's own stream.
 const STRESS_STREAM: u64 = 0x5752_4553_5321;
+const CAMERA_STREAM: u64 = 0x4341_4d45_5241;
 
 /// A round token or die lying inside a card's frame hole (`poly`: the card's table-px corners from its
 /// own top-left), so the frame stays whole and the card must still be named.
@@ -804,7 +899,6 @@ pub fn coverage(mask: &Mat, poly: &[[f64; 2]; 4]) -> Result<f64, VisionError> {
     })
 }
 
-/// A pinhole camera on the viewer's side, tilted back by `tilt_deg`, framing the whole grid.
 /// A pinhole camera with one radial distortion term, aimed at the middle of a table rectangle.
 pub struct Camera {
     focal: f64,
@@ -816,20 +910,24 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// Tilted and rolled by `p`, backed off until the rectangle (0,0)–(grid_w, grid_h) mm fits.
+    /// Turned about the table by `p.yaw_deg`, tilted and rolled by `p`, backed off until the
+    /// rectangle (0,0)–(grid_w, grid_h) mm fits.
     pub fn new(p: &SceneParams, grid_w: f64, grid_h: f64) -> Camera {
         let focal = p.width as f64 * 0.72;
         let (cx, cy) = (p.width as f64 / 2.0, p.height as f64 / 2.0);
         let (st, ct) = p.tilt_deg.to_radians().sin_cos();
         let (sr, cr) = p.roll_deg.to_radians().sin_cos();
+        let (sy, cy_) = p.yaw_deg.to_radians().sin_cos();
+        let yawed = |v: [f64; 3]| [v[0] * cy_ - v[1] * sy, v[0] * sy + v[1] * cy_, v[2]];
         let centre = [grid_w / 2.0, grid_h / 2.0];
         let build = |dist: f64| -> H3 {
-            let pos = [centre[0], centre[1] - dist * st, dist * ct];
-            let right0 = [1.0, 0.0, 0.0];
-            let down0 = [0.0, -ct, -st];
+            let back = yawed([0.0, -dist * st, dist * ct]);
+            let pos = [centre[0] + back[0], centre[1] + back[1], back[2]];
+            let right0 = yawed([1.0, 0.0, 0.0]);
+            let down0 = yawed([0.0, -ct, -st]);
             let right = [0, 1, 2].map(|k| cr * right0[k] + sr * down0[k]);
             let down = [0, 1, 2].map(|k| -sr * right0[k] + cr * down0[k]);
-            let fwd = [0.0, st, -ct];
+            let fwd = yawed([0.0, st, -ct]);
             let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
             let rows = [right, down, fwd];
             let t = rows.map(|r| -dot(r, pos));

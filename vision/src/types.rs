@@ -79,22 +79,77 @@ pub enum Calibration {
         markers: usize,
         homography: [[f64; 3]; 3],
     },
-    /// No mat: the grid fitted from `front_cards` visible front-line cards.
+    /// No mat: the grid fitted from `front_cards` visible front-line cards (and every other named
+    /// card), from any side of the table.
     FrontLine {
         front_cards: usize,
         homography: [[f64; 3]; 3],
+        #[serde(default)]
+        allied_side: AlliedSide,
     },
     /// No mat and no front-line card visible (all under units): the grid fitted from `named_cards`
     /// named cards, rows placed so Allied cards lie on the near side and Axis cards on the far side.
     Cards {
         named_cards: usize,
         homography: [[f64; 3]; 3],
+        #[serde(default)]
+        allied_side: AlliedSide,
     },
     /// Nothing to fit the grid to: cells are not reported.
     None { reason: String },
 }
 
+/// Which way the Allied side lies in the image, and how that was known.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlliedSide {
+    pub from: AlliedFrom,
+    /// Unit image vector from the grid's middle toward the Allied player.
+    pub towards: [f64; 2],
+}
+
+impl Default for AlliedSide {
+    fn default() -> Self {
+        AlliedSide {
+            from: AlliedFrom::Guessed,
+            towards: [0.0, 1.0],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlliedFrom {
+    /// Where the Allied and Axis cards lie and which way they face.
+    Cards,
+    /// The players' answer (the cards could not tell: only front-line cards, say).
+    Asked,
+    /// Nobody could tell: the image's bottom taken for the Allied side; ask the players.
+    #[default]
+    Guessed,
+}
+
 impl Calibration {
+    /// Whether the players must be asked which side is Allied: the grid was fitted but nothing on
+    /// the table said which way round it lies.
+    pub fn allied_side_unknown(&self) -> bool {
+        matches!(
+            self,
+            Calibration::FrontLine {
+                allied_side: AlliedSide {
+                    from: AlliedFrom::Guessed,
+                    ..
+                },
+                ..
+            } | Calibration::Cards {
+                allied_side: AlliedSide {
+                    from: AlliedFrom::Guessed,
+                    ..
+                },
+                ..
+            }
+        )
+    }
+
     pub fn homography(&self) -> Option<&[[f64; 3]; 3]> {
         match self {
             Calibration::Mat { homography, .. }

@@ -48,6 +48,8 @@ pub enum Entry {
     },
     /// The players changed a rules-profile option; the game so far is replayed under it.
     Profile(Profile),
+    /// The players said which edge of the camera picture the Allied side is at.
+    AlliedSide(super::allied::ImageEdge),
 }
 
 /// One line of the rulings log.
@@ -84,6 +86,9 @@ pub struct Session {
     pub questions: Vec<Question>,
     /// Units turned sideways in the attack step, not yet resolved into one attack.
     pub declaring: Vec<CardId>,
+    /// Where the players said the Allied side is in the camera picture (asked when the cards on
+    /// the table could not tell).
+    pub allied_edge: Option<super::allied::ImageEdge>,
     journal: Option<Journal>,
 }
 
@@ -111,6 +116,7 @@ impl Session {
             rulings: Vec::new(),
             questions: Vec::new(),
             declaring: Vec::new(),
+            allied_edge: None,
             journal,
         })
     }
@@ -129,6 +135,7 @@ impl Session {
                     session.undo_in_memory();
                 }
                 Entry::Profile(profile) => session.replay_under(profile.clone())?,
+                Entry::AlliedSide(edge) => session.allied_edge = Some(*edge),
                 Entry::Overrule { seat, action } => {
                     let parsed = Action::parse(&session.state, action)
                         .with_context(|| format!("{}: entry {}", path.display(), i + 2))?;
@@ -295,6 +302,17 @@ impl Session {
                 true
             }
             None => false,
+        }
+    }
+
+    /// Remembers which edge of the camera picture the Allied side is at (journalled).
+    pub fn set_allied_edge(&mut self, edge: super::allied::ImageEdge) {
+        self.allied_edge = Some(edge);
+        if let Some(j) = self.journal.as_mut() {
+            if let Err(e) = j.append(&Entry::AlliedSide(edge)) {
+                let note = self.note(format!("journal: {e:#}"));
+                self.rulings.push(note);
+            }
         }
     }
 

@@ -44,6 +44,7 @@ impl Recognizer for GroundTruth {
             },
             overlays: Vec::<Overlay>::new(),
             presses: Vec::new(),
+            allied_side_unknown: false,
         }
     }
 

@@ -1,5 +1,6 @@
 //! Live play: the tracker (camera sightings → table events), the game journal, and each game's session.
 
+pub mod allied;
 pub mod blitz;
 pub mod demo;
 pub mod journal;

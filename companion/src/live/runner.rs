@@ -45,6 +45,8 @@ pub struct Runner {
     /// Quiet frames after the last tap before a joint attack is closed (a second attacker may still
     /// be turned); a button press closes it at once.
     pub attack_settle_frames: u32,
+    /// The last frame's grid fit could not tell which side is Allied.
+    pub allied_side_unknown: bool,
 }
 
 impl Runner {
@@ -60,6 +62,7 @@ impl Runner {
             pending_since: None,
             ended: false,
             attack_settle_frames: 45,
+            allied_side_unknown: false,
         }
     }
 
@@ -106,6 +109,7 @@ impl Runner {
             self.image = frame.image;
         }
         self.overlays = frame.overlays;
+        self.allied_side_unknown = frame.allied_side_unknown;
     }
 
     /// A button pressed on the panel, in the action notation, by whoever is to act.
@@ -154,6 +158,7 @@ mod tests {
             sightings: FrameSightings::default(),
             overlays: Vec::new(),
             presses: vec!["keep".into()],
+            allied_side_unknown: false,
         }))
     }
 

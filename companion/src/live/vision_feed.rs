@@ -110,6 +110,7 @@ pub fn scan_next(
                 sightings,
                 overlays,
                 presses: Vec::new(),
+                allied_side_unknown: obs.calibration.allied_side_unknown(),
             }))
         }
         Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
@@ -149,6 +150,10 @@ impl Feed for VisionFeed {
 
     fn describe(&self) -> String {
         self.name.clone()
+    }
+
+    fn set_allied_towards(&mut self, towards: [f64; 2]) {
+        self.scanner.options.allied_towards = Some(towards);
     }
 }
 
@@ -268,6 +273,7 @@ impl Recognizer for Rendered {
                     sightings: sightings(&obs),
                     overlays: overlays(&obs),
                     presses: Vec::new(),
+                    allied_side_unknown: obs.calibration.allied_side_unknown(),
                 }
             }
             // A frame that cannot be rendered or read is a frame with nothing trusted in it.
@@ -280,6 +286,7 @@ impl Recognizer for Rendered {
                 },
                 overlays: Vec::new(),
                 presses: Vec::new(),
+                allied_side_unknown: false,
             },
         }
     }

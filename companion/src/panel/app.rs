@@ -2,6 +2,7 @@
 
 use super::board::BoardPanel;
 use super::feed::Feed;
+use crate::live::allied::ImageEdge;
 use crate::live::runner::Runner;
 use blitz::profile::{AnnihilationScope, CombineAttacks};
 use blitz::{Action, PlayerId, Profile};
@@ -22,6 +23,8 @@ pub enum Command {
     /// Type an action to correct what the camera saw ("move us-u01 B4").
     Correct(String),
     SetProfile(Profile),
+    /// The players say which edge of the camera picture the Allied side is at.
+    AlliedSide(ImageEdge),
 }
 
 pub struct BlitzApp {
@@ -40,8 +43,12 @@ pub struct BlitzApp {
 }
 
 impl BlitzApp {
-    pub fn new(runner: Runner, feed: Option<Box<dyn Feed>>) -> BlitzApp {
+    pub fn new(runner: Runner, mut feed: Option<Box<dyn Feed>>) -> BlitzApp {
         let profile_draft = runner.session.state.profile.clone();
+        // A resumed game keeps the players' earlier answer.
+        if let (Some(edge), Some(feed)) = (runner.session.allied_edge, feed.as_mut()) {
+            feed.set_allied_towards(edge.towards());
+        }
         BlitzApp {
             runner,
             feed,
@@ -69,6 +76,12 @@ impl BlitzApp {
             }
             Command::Correct(text) => {
                 self.runner.press(&text);
+            }
+            Command::AlliedSide(edge) => {
+                session.set_allied_edge(edge);
+                if let Some(feed) = self.feed.as_mut() {
+                    feed.set_allied_towards(edge.towards());
+                }
             }
             Command::SetProfile(profile) => {
                 if let Err(e) = session.change_profile(profile) {
@@ -148,6 +161,22 @@ impl BlitzApp {
             }
         });
         ui.label(RichText::new(&prompt.text.en).size(14.0));
+        if self.runner.allied_side_unknown && self.runner.session.allied_edge.is_none() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    Color32::from_rgb(240, 200, 80),
+                    RichText::new(
+                        "同盟方在画面哪一边？ Which side of the camera picture is the Allied side?",
+                    )
+                    .size(16.0),
+                );
+                for edge in ImageEdge::ALL {
+                    if ui.button(edge.label()).clicked() {
+                        out.push(Command::AlliedSide(edge));
+                    }
+                }
+            });
+        }
         if let Some(why) = &self.runner.camera_lost {
             ui.colored_label(Color32::from_rgb(230, 150, 40), format!("摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));
         }

@@ -19,6 +19,8 @@ pub struct FeedFrame {
     /// Actions the players make outside the camera's view at this point (panel presses in a
     /// scripted demo), in the action notation.
     pub presses: Vec<String>,
+    /// The grid was fitted but nothing on the table said which side is Allied: ask the players.
+    pub allied_side_unknown: bool,
 }
 
 pub enum FeedStatus {
@@ -31,4 +33,7 @@ pub enum FeedStatus {
 pub trait Feed {
     fn poll(&mut self) -> FeedStatus;
     fn describe(&self) -> String;
+    /// The players' answer to "which side is Allied?": an image direction from the table toward
+    /// the Allied player, for feeds that fit the table from the cards.
+    fn set_allied_towards(&mut self, _towards: [f64; 2]) {}
 }

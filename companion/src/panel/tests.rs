@@ -131,3 +131,104 @@ fn issue_4_panel_overrule_lets_a_flagged_change_stand() {
     );
     assert!(h.state().runner.session.questions.is_empty());
 }
+
+/// The same image every poll: a table nobody touches.
+struct Still(opencv::core::Mat, u64);
+
+impl vision::source::FrameSource for Still {
+    fn next_frame(&mut self) -> Result<Option<vision::source::Frame>, vision::VisionError> {
+        self.1 += 1;
+        Ok(Some(vision::source::Frame {
+            index: self.1,
+            image: self.0.clone(),
+            origin: "still".into(),
+            truth: None,
+        }))
+    }
+}
+
+/// Only the front line on the table, the camera behind the Axis player: the cards cannot tell which
+/// side is Allied, so the panel asks; the answer fixes the cells and is kept in the journal.
+#[test]
+fn the_panel_asks_which_side_is_allied_when_the_cards_cannot_tell() {
+    use vision::scene::{LaidCard, Placement, SceneOptions, SceneRenderer};
+    let catalogue = Catalogue::demo();
+    let fronts: Vec<String> = catalogue
+        .cards
+        .iter()
+        .filter(|c| matches!(c.kind, blitz::catalogue::CardKind::Frontline))
+        .map(|c| c.id.clone())
+        .take(4)
+        .collect();
+    let opts = SceneOptions {
+        layout: Some(
+            fronts
+                .iter()
+                .enumerate()
+                .map(|(col, id)| LaidCard {
+                    card: id.clone(),
+                    col: col as u8,
+                    row: 3,
+                    orientation: vision::Orientation::TappedLeft,
+                    on_top_of: None,
+                })
+                .collect(),
+        ),
+        hand: Some(false),
+        aruco_mat: Some(false),
+        placements: vec![Placement::End],
+        ..Default::default()
+    };
+    let renderer = SceneRenderer::new(&catalogue).unwrap();
+    let scene = (0..200)
+        .map(|seed| renderer.render(seed, &opts).unwrap())
+        .find(|s| (160.0..200.0).contains(&s.truth.params.yaw_deg))
+        .unwrap();
+    let scanner = vision::Scanner::new(&catalogue, Default::default()).unwrap();
+    let feed = crate::live::vision_feed::VisionFeed::new(
+        Box::new(Still(scene.image, 0)),
+        scanner,
+        "still".into(),
+    );
+    let dir = std::env::temp_dir().join(format!("arbiter-allied-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("game.jsonl");
+    let header = Header {
+        game: "blitz".into(),
+        players: vec![Faction::Us, Faction::Ss],
+        seed: 3,
+        profile: Profile::default(),
+        stacked_decks: vec![],
+        hidden_hands: true,
+    };
+    let catalogue = Arc::new(catalogue);
+    let session = Session::new(header, catalogue.clone(), Some(&journal)).unwrap();
+    let app = BlitzApp::new(
+        Runner::new(session, Tracker::new(TrackerConfig::default())),
+        Some(Box::new(feed)),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut BlitzApp| app.show(ui), app);
+    h.run_steps(3);
+    assert!(h.state().runner.allied_side_unknown);
+    h.get_by_label("上 Top").click();
+    h.run_steps(3);
+    let runner = &h.state().runner;
+    assert!(!runner.allied_side_unknown);
+    assert!(h.query_by_label("上 Top").is_none(), "asked once");
+    for (col, id) in fronts.iter().enumerate() {
+        let want = format!("{id} {}", blitz::Cell::new(col as i8, 3));
+        assert!(
+            runner.overlays.iter().any(|o| o.label == want),
+            "{want} not in {:?}",
+            runner.overlays.iter().map(|o| &o.label).collect::<Vec<_>>()
+        );
+    }
+    let (resumed, _) = Session::resume(&journal, catalogue).unwrap();
+    assert_eq!(
+        resumed.allied_edge,
+        Some(crate::live::allied::ImageEdge::Top)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -169,6 +169,8 @@ impl DuelSceneRenderer {
                 o.hand.unwrap_or(drawn && !gentle)
             },
             stress: None,
+            placement: crate::scene::Placement::Allied,
+            yaw_deg: 0.0,
         }
     }
 

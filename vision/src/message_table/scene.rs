@@ -206,6 +206,8 @@ impl MessageSceneRenderer {
             jpeg_quality: 90,
             hand: false,
             stress: None,
+            placement: crate::scene::Placement::Allied,
+            yaw_deg: 0.0,
         }
     }
 

@@ -1,0 +1,55 @@
+//! Which side of the camera picture the Allied player sits at: asked once when the cards on the
+//! table cannot tell (only front-line cards, say), remembered for the session and its journal.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageEdge {
+    Bottom,
+    Top,
+    Left,
+    Right,
+}
+
+impl ImageEdge {
+    pub const ALL: [ImageEdge; 4] = [
+        ImageEdge::Bottom,
+        ImageEdge::Top,
+        ImageEdge::Left,
+        ImageEdge::Right,
+    ];
+
+    /// The image direction from the table's middle toward this edge.
+    pub fn towards(self) -> [f64; 2] {
+        match self {
+            ImageEdge::Bottom => [0.0, 1.0],
+            ImageEdge::Top => [0.0, -1.0],
+            ImageEdge::Left => [-1.0, 0.0],
+            ImageEdge::Right => [1.0, 0.0],
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ImageEdge::Bottom => "下 Bottom",
+            ImageEdge::Top => "上 Top",
+            ImageEdge::Left => "左 Left",
+            ImageEdge::Right => "右 Right",
+        }
+    }
+}
+
+impl std::str::FromStr for ImageEdge {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "bottom" => Ok(ImageEdge::Bottom),
+            "top" => Ok(ImageEdge::Top),
+            "left" => Ok(ImageEdge::Left),
+            "right" => Ok(ImageEdge::Right),
+            _ => Err(format!("{s:?}: expected bottom, top, left or right")),
+        }
+    }
+}

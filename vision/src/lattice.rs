@@ -1,0 +1,213 @@
+//! The table's own frame from the cards on it, whatever the camera's yaw: cards lie centred on the
+//! cells of a square lattice (one pitch a cell), each turned by whole quarter turns. One card fixes
+//! a first frame; every other card refines it. Which of the four quarter turns of the lattice is the
+//! game's own, and which cell is its first, each game decides from what its cards mean.
+
+use crate::geometry::{self, H3};
+use crate::VisionError;
+
+/// A card's size on the table, mm, and the lattice pitch, mm.
+#[derive(Clone, Copy, Debug)]
+pub struct LatticeSpec {
+    pub pitch_mm: f64,
+    pub card_w_mm: f64,
+    pub card_h_mm: f64,
+}
+
+/// How far (in cells, either way from the first card) the lattice is followed: a card further off
+/// is another game's or a misfit.
+const MAX_CELLS_FROM_ANCHOR: f64 = 12.0;
+/// A refined fit needs this many corner pairs (three whole cards); fewer keep the fit it had.
+const MIN_CORNER_PAIRS: usize = 12;
+
+/// The centre of an image quad.
+fn centre(quad: &[[f64; 2]; 4]) -> [f64; 2] {
+    geometry::centroid(quad)
+}
+
+/// The middle of a quad's top edge (its corners from the card's own top-left).
+fn top_middle(quad: &[[f64; 2]; 4]) -> [f64; 2] {
+    [
+        (quad[0][0] + quad[1][0]) / 2.0,
+        (quad[0][1] + quad[1][1]) / 2.0,
+    ]
+}
+
+/// Quarter turns clockwise (seen from above, x right, y away) of a card under the frame `h`.
+pub fn turn_of(h: &H3, quad: &[[f64; 2]; 4]) -> u8 {
+    let c = geometry::apply(h, centre(quad));
+    let t = geometry::apply(h, top_middle(quad));
+    crate::types::Orientation::from_up_vector(t[0] - c[0], t[1] - c[1]).quarter_turns()
+}
+
+/// The lattice cell (col, row) holding a card's centre under the frame `h`.
+pub fn cell_of(h: &H3, quad: &[[f64; 2]; 4], pitch: f64) -> (i32, i32) {
+    let c = geometry::apply(h, centre(quad));
+    ((c[0] / pitch).floor() as i32, (c[1] / pitch).floor() as i32)
+}
+
+/// Table-mm corners (the card's own top-left first) of a card centred at `centre`, turned
+/// clockwise seen from above by `turns` quarter turns.
+pub fn corners_mm(spec: &LatticeSpec, centre: [f64; 2], turns: u8) -> [[f64; 2]; 4] {
+    let (hw, hh) = (spec.card_w_mm / 2.0, spec.card_h_mm / 2.0);
+    [[-hw, hh], [hw, hh], [hw, -hh], [-hw, -hh]].map(|[mut x, mut y]| {
+        for _ in 0..turns {
+            (x, y) = (y, -x);
+        }
+        [centre[0] + x, centre[1] + y]
+    })
+}
+
+/// The frame turned by `k` quarter turns counter-clockwise about the table's origin: the lattice
+/// stays on itself, the game's axes move.
+pub fn quarter_turn(k: u8) -> H3 {
+    let (s, c) = match k % 4 {
+        0 => (0.0, 1.0),
+        1 => (1.0, 0.0),
+        2 => (0.0, -1.0),
+        _ => (-1.0, 0.0),
+    };
+    [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
+}
+
+/// Moves the frame by whole cells: `cols` along x, `rows` along y.
+pub fn shift_cells(h: &H3, cols: i32, rows: i32, pitch: f64) -> H3 {
+    geometry::mul(
+        &geometry::scale_translate(1.0, cols as f64 * pitch, rows as f64 * pitch),
+        h,
+    )
+}
+
+/// Fits image → table mm from `cards` (image corners, each card's own top-left first): the card
+/// `anchor` is laid on cell (0, 0) turned by `anchor_turns`, then the fit grows outwards from it,
+/// nearest cards first (one card's homography is only good near that card). `None` when the
+/// anchor's corners are degenerate.
+pub fn fit(
+    spec: &LatticeSpec,
+    cards: &[[[f64; 2]; 4]],
+    anchor: usize,
+    anchor_turns: u8,
+) -> Result<Option<H3>, VisionError> {
+    let Some(first) = cards.get(anchor) else {
+        return Ok(None);
+    };
+    let origin = [spec.pitch_mm / 2.0, spec.pitch_mm / 2.0];
+    let Some(mut h) =
+        geometry::homography(&first[..], &corners_mm(spec, origin, anchor_turns), false)?
+    else {
+        return Ok(None);
+    };
+    let at = centre(first);
+    let mut by_distance: Vec<&[[f64; 2]; 4]> = cards.iter().collect();
+    by_distance.sort_by(|a, b| {
+        let d = |q: &[[f64; 2]; 4]| crate::detect::dist(centre(q), at);
+        d(a).total_cmp(&d(b))
+    });
+    for fraction in [0.3, 0.6, 1.0, 1.0] {
+        let n = ((by_distance.len() as f64 * fraction).ceil() as usize)
+            .max(3)
+            .min(by_distance.len());
+        h = refine(spec, &h, &by_distance[..n])?;
+    }
+    Ok(Some(h))
+}
+
+/// One least-squares fit over every card's four corners, each card taken to lie centred on the
+/// cell it falls in under `h`, turned by the quarter turn nearest what `h` says.
+pub fn refine(spec: &LatticeSpec, h: &H3, cards: &[&[[f64; 2]; 4]]) -> Result<H3, VisionError> {
+    let p = spec.pitch_mm;
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for quad in cards {
+        let (col, row) = cell_of(h, quad, p);
+        if (col as f64).abs() > MAX_CELLS_FROM_ANCHOR || (row as f64).abs() > MAX_CELLS_FROM_ANCHOR
+        {
+            continue;
+        }
+        let cell_centre = [(col as f64 + 0.5) * p, (row as f64 + 0.5) * p];
+        let mm = corners_mm(spec, cell_centre, turn_of(h, quad));
+        src.extend_from_slice(&quad[..]);
+        dst.extend_from_slice(&mm);
+    }
+    if src.len() < MIN_CORNER_PAIRS {
+        return Ok(*h);
+    }
+    Ok(geometry::homography(&src, &dst, true)?.unwrap_or(*h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: LatticeSpec = LatticeSpec {
+        pitch_mm: 100.0,
+        card_w_mm: 63.0,
+        card_h_mm: 88.0,
+    };
+
+    /// Image corners of cards laid on `cells` (col, row, turns) seen through `table_to_image`.
+    fn seen(table_to_image: &H3, cells: &[(i32, i32, u8)]) -> Vec<[[f64; 2]; 4]> {
+        cells
+            .iter()
+            .map(|&(c, r, t)| {
+                let centre = [(c as f64 + 0.5) * 100.0, (r as f64 + 0.5) * 100.0];
+                corners_mm(&SPEC, centre, t).map(|p| geometry::apply(table_to_image, p))
+            })
+            .collect()
+    }
+
+    /// A camera looking down at an angle, turned by `yaw` degrees, a little perspective.
+    fn camera(yaw: f64) -> H3 {
+        let (s, c) = yaw.to_radians().sin_cos();
+        [
+            [1.1 * c, -1.1 * s, 640.0],
+            [-0.9 * s, -0.9 * c, 400.0],
+            [0.0002, 0.0001, 1.0],
+        ]
+    }
+
+    #[test]
+    fn every_card_lands_on_its_cell_whatever_the_yaw() {
+        let cells: Vec<(i32, i32, u8)> = (0..4)
+            .flat_map(|c| (0..7).map(move |r| (c, r, if r == 3 { 1 } else { (r / 4 * 2) as u8 })))
+            .collect();
+        for yaw in [0.0, 37.0, 90.0, 161.0, 200.0, 270.0, 333.0] {
+            let to_image = camera(yaw);
+            let cards = seen(&to_image, &cells);
+            let h = fit(&SPEC, &cards, 13, cells[13].2).unwrap().unwrap();
+            // The anchor (col 1, row 6 here) sits on (0, 0) of the fitted lattice.
+            for (quad, &(c, r, t)) in cards.iter().zip(&cells) {
+                let (fc, fr) = cell_of(&h, quad, 100.0);
+                assert_eq!(
+                    (fc - c, fr - r),
+                    (0 - 1, 0 - 6),
+                    "yaw {yaw}: card at ({c}, {r})"
+                );
+                assert_eq!(turn_of(&h, quad), t, "yaw {yaw}");
+            }
+        }
+    }
+
+    #[test]
+    fn quarter_turns_keep_the_lattice_and_turn_the_cards() {
+        let to_image = camera(20.0);
+        let cards = seen(&to_image, &[(0, 0, 0), (1, 0, 0), (0, 1, 0), (2, 2, 1)]);
+        let h = fit(&SPEC, &cards, 0, 0).unwrap().unwrap();
+        let turned = geometry::mul(&quarter_turn(1), &h);
+        // Counter-clockwise by a quarter: what was upright now has its top to the left.
+        assert_eq!(turn_of(&turned, &cards[0]), 3);
+        assert_eq!(cell_of(&turned, &cards[1], 100.0), (-1, 1));
+        let back = geometry::mul(&quarter_turn(3), &turned);
+        assert_eq!(cell_of(&back, &cards[3], 100.0), (2, 2));
+        assert_eq!(
+            cell_of(&shift_cells(&back, 1, -2, 100.0), &cards[3], 100.0),
+            (3, 0)
+        );
+    }
+
+    #[test]
+    fn degenerate_anchor_is_none() {
+        let flat = [[5.0, 5.0]; 4];
+        assert!(fit(&SPEC, &[flat], 0, 0).unwrap().is_none());
+        assert!(fit(&SPEC, &[], 0, 0).unwrap().is_none());
+    }
+}
