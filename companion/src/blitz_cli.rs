@@ -46,6 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
         Cmd::Check { dir } => {
+            let dir = crate::paths::shipped(&dir);
             let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .with_context(|| format!("cannot read the folder {}", dir.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))

@@ -104,8 +104,11 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
         args.start,
         ids.len()
     );
-    let embedder = Embedder::load(&args.model)?;
-    let mut detector = CardDetector::new(&args.detector_model, DetectorOptions::default())?;
+    let embedder = Embedder::load(crate::paths::shipped(&args.model))?;
+    let mut detector = CardDetector::new(
+        crate::paths::shipped(&args.detector_model),
+        DetectorOptions::default(),
+    )?;
     let mut set = if args.refs.exists() {
         ReferenceSet::load(&args.refs)?
     } else {

@@ -11,6 +11,7 @@ mod live_cli;
 mod message_cli;
 mod message_table;
 mod panel;
+mod paths;
 mod vision_cli;
 mod vision_compare;
 

@@ -108,8 +108,9 @@ impl MatArg {
 /// Which identifier names the cards of a live or scanned table.
 #[derive(clap::Args, Clone, Debug)]
 pub struct IdentifierChoice {
-    /// hash (classical), orb, model (learned) or fused (classical checked by the model).
-    #[arg(long, value_enum, default_value = "hash")]
+    /// fused (classical checked by the model: best measured), hash (classical), orb or model
+    /// (learned alone).
+    #[arg(long, value_enum, default_value = "fused")]
     pub identifier: IdentifierArg,
     /// The learned identifier's model (for model and fused).
     #[arg(long, default_value = "models/identify/card_embed.tflite")]
@@ -138,7 +139,7 @@ impl IdentifierChoice {
         match self.detector {
             DetectorArg::Frame => Ok(None),
             DetectorArg::Both => Ok(Some(vision::detector::CardDetector::new(
-                &self.detector_model,
+                crate::paths::shipped(&self.detector_model),
                 vision::detector::DetectorOptions::default(),
             )?)),
         }
@@ -155,7 +156,7 @@ impl IdentifierChoice {
     pub fn load(&self) -> anyhow::Result<vision::identifier::Identifier> {
         crate::vision_compare::blitz_identifier(
             self.identifier.into(),
-            &self.model,
+            &crate::paths::shipped(&self.model),
             ModelThresholds::default(),
         )
     }
@@ -199,8 +200,9 @@ pub enum Command {
         #[arg(long)]
         id: String,
         /// Reference file to add to (created if missing).
-        #[arg(long, default_value = "models/vision/enrolled.json")]
-        refs: PathBuf,
+        /// (default: enrolled.json in $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter)
+        #[arg(long)]
+        refs: Option<PathBuf>,
         /// The learned identifier's model: the photo's embedding is stored too, so `--identifier
         /// model|fused` know this print (without the model, the card is enrolled for `hash` only).
         #[arg(long, default_value = "models/identify/card_embed.tflite")]
@@ -232,7 +234,7 @@ pub enum Command {
         min_margin: Option<f32>,
         /// Identifiers, comma-separated; more than one (or --hard/--unknown) prints them side by
         /// side, each scene scanned by all.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "hash")]
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "fused")]
         identifier: Vec<IdentifierArg>,
         /// Hard conditions to add, comma-separated: the same seeds' layouts made harder.
         #[arg(long, value_enum, value_delimiter = ',')]
@@ -326,7 +328,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             refs,
             model,
             image,
-        } => enroll(game, id, refs, &model, image),
+        } => {
+            let refs = refs.unwrap_or_else(|| crate::paths::user_data("enrolled.json"));
+            enroll(game, id, refs, &crate::paths::shipped(&model), image)
+        }
         Command::EvalVision {
             game,
             scenes,
@@ -346,6 +351,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             mat,
         } => {
             let cols = if players >= 4 { 5 } else { 4 };
+            let model = crate::paths::shipped(&model);
             if identifier.len() == 1 && hard.is_empty() && !unknown {
                 let eval = Eval {
                     scenes,
@@ -405,8 +411,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 snap_edges: !no_snap,
                 ..Default::default()
             };
-            let mut detector = vision::detector::CardDetector::new(&detector, options)?;
-            let mut learned = vision::identifier::Learned::load(&model, std::iter::empty())?;
+            let mut detector =
+                vision::detector::CardDetector::new(crate::paths::shipped(&detector), options)?;
+            let mut learned = vision::identifier::Learned::load(
+                &crate::paths::shipped(&model),
+                std::iter::empty(),
+            )?;
             learned.thresholds = model_thresholds(model_min_cosine, model_min_gap);
             let report = vision::detector::eval::evaluate(
                 &scenes_dir,

@@ -112,3 +112,114 @@ fn issue_2_blitz_check_passes_every_golden_scenario() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains(" 0 failed"), "{text}");
 }
+
+/// Every command that reads shipped files (models, scenarios) works from any working directory,
+/// and a player's enrolled prints go to their own data folder, not into the working directory.
+#[test]
+fn commands_work_from_another_directory() {
+    let dir = std::env::temp_dir().join(format!("arbiter-anywhere-{}", std::process::id()));
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let scene = render_blitz_scene(21, &dir);
+    let scene = scene.to_str().unwrap();
+    let face = dir.join("faces");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["scan", "--game", "blitz", "--json", scene],
+        vec![
+            "scan",
+            "--game",
+            "blitz",
+            "--detector",
+            "both",
+            "--json",
+            scene,
+        ],
+        vec!["blitz", "check"],
+        vec!["demo", "--headless"],
+        vec![
+            "eval-vision",
+            "--game",
+            "blitz",
+            "--scenes",
+            "2",
+            "--camera",
+            "any",
+        ],
+        vec!["print", "--game", "blitz", "--out", face.to_str().unwrap()],
+    ];
+    for args in runs {
+        let out = arbiter()
+            .current_dir(&dir)
+            .env("XDG_DATA_HOME", &data)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?} from {}: {}{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The default identifier is the fused one, which needs the model: it was found.
+    let out = arbiter()
+        .current_dir(&dir)
+        .args(["scan", "--game", "blitz", "--json", scene])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("us-") || text.contains("ss-"), "{text}");
+    let card = face.join("us-u01.png");
+    let card = if card.exists() {
+        card
+    } else {
+        std::fs::read_dir(&face)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|x| x == "png"))
+            .unwrap()
+    };
+    let id = card.file_stem().unwrap().to_str().unwrap().to_string();
+    // The printed face lying on a grey table, at about webcam size.
+    let photo = dir.join("photo.png");
+    let made = Command::new("convert")
+        .arg(&card)
+        .args([
+            "-resize",
+            "124x173!",
+            "-background",
+            "gray35",
+            "-gravity",
+            "center",
+        ])
+        .args(["-extent", "300x300"])
+        .arg(&photo)
+        .status()
+        .expect("ImageMagick's convert (scripts/setup.sh installs it)");
+    assert!(made.success());
+    let out = arbiter()
+        .current_dir(&dir)
+        .env("XDG_DATA_HOME", &data)
+        .args([
+            "enroll",
+            "--game",
+            "blitz",
+            "--id",
+            &id,
+            photo.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(data.join("arbiter").join("enrolled.json").exists());
+    assert!(
+        !dir.join("models").exists(),
+        "nothing written into the working directory's models/"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
