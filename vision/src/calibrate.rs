@@ -94,26 +94,48 @@ pub const BLITZ_LATTICE: LatticeSpec = LatticeSpec {
 };
 const BLITZ_ROWS: i32 = 7;
 const FRONT_ROW: i32 = 3;
+/// Cards that must agree on where the grid lay before for the memory to place it.
+const MIN_REMEMBERED: usize = 2;
 /// Without a front-line card, this many named cards are needed to fit the grid.
 const MIN_CARDS_WITHOUT_FRONT: usize = 4;
+
+/// A named card as the Blitz grid fit sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct GridCard {
+    /// Image corners, the card's own top-left first.
+    pub corners: [[f64; 2]; 4],
+    pub role: BlitzRole,
+    /// The cell this card was in when last seen (earlier frames of the same table).
+    pub last_cell: Option<(u8, u8)>,
+}
 
 /// One way to lay the Blitz grid on the fitted lattice: a quarter turn, then whole-cell shifts.
 struct Candidate {
     homography: H3,
+    /// How well the cards' kinds, sides and facing agree with it.
     score: i32,
+    /// How many cards lie where they were last seen.
+    remembered: i32,
+}
+
+impl Candidate {
+    fn total(&self) -> i32 {
+        self.score + 3 * self.remembered
+    }
 }
 
 /// Fits the Blitz grid (`cols` columns, seven rows) from named cards seen from any side, no mat.
-/// `allied_towards` (an image direction from the grid toward the Allied player, as the players
-/// once answered) settles which side is Allied when the cards cannot.
+/// Cards seen before keep their cells when they agree (a bumped camera or an emptied first column
+/// does not shift the grid); `allied_towards` (an image direction from the grid toward the Allied
+/// player, as the players once answered) settles which side is Allied when nothing else can.
 pub fn blitz_frame(
-    cards: &[([[f64; 2]; 4], BlitzRole)],
+    cards: &[GridCard],
     cols: u8,
     allied_towards: Option<[f64; 2]>,
 ) -> Result<Calibration, VisionError> {
-    let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.0).collect();
+    let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.corners).collect();
     let fronts: Vec<usize> = (0..cards.len())
-        .filter(|&i| cards[i].1 == BlitzRole::FrontLine)
+        .filter(|&i| cards[i].role == BlitzRole::FrontLine)
         .collect();
     if fronts.is_empty() && cards.len() < MIN_CARDS_WITHOUT_FRONT {
         return Ok(Calibration::None {
@@ -149,8 +171,14 @@ pub fn blitz_frame(
     let candidates: Vec<Candidate> = (0..4u8)
         .map(|k| place_grid(&geometry::mul(&lattice::quarter_turn(k), &h), cards, cols))
         .collect();
-    let best = candidates.iter().map(|c| c.score).max().unwrap_or(0);
-    let tied: Vec<&Candidate> = candidates.iter().filter(|c| c.score == best).collect();
+    let best = candidates.iter().map(Candidate::total).max().unwrap_or(0);
+    let tied: Vec<&Candidate> = candidates.iter().filter(|c| c.total() == best).collect();
+    let best_by_cards = candidates.iter().map(|c| c.score).max().unwrap_or(0);
+    let cards_alone_tell = candidates
+        .iter()
+        .filter(|c| c.score == best_by_cards)
+        .count()
+        == 1;
     let image_down = [0.0, 1.0];
     let towards = |c: &Candidate| allied_direction(&c.homography, cols);
     let agree = |c: &Candidate, want: [f64; 2]| {
@@ -158,7 +186,12 @@ pub fn blitz_frame(
         d[0] * want[0] + d[1] * want[1]
     };
     let (chosen, from) = if tied.len() == 1 {
-        (tied[0], AlliedFrom::Cards)
+        let from = if cards_alone_tell && tied[0].score == best_by_cards {
+            AlliedFrom::Cards
+        } else {
+            AlliedFrom::Remembered
+        };
+        (tied[0], from)
     } else {
         let (want, from) = match allied_towards {
             Some(w) => (w, AlliedFrom::Asked),
@@ -193,21 +226,36 @@ pub fn blitz_frame(
     })
 }
 
-/// Shifts the turned lattice so the front line is row 3 (or, without one, Allied cards lie near
-/// and Axis cards far) and the leftmost card is column 0; scores how well the cards agree.
-fn place_grid(h: &H3, cards: &[([[f64; 2]; 4], BlitzRole)], cols: u8) -> Candidate {
+/// Shifts the turned lattice so cards seen before stay in their cells (when most agree), else so
+/// the front line is row 3 (or, without one, Allied cards lie near and Axis cards far) and the
+/// leftmost card is column 0; scores how well the cards agree.
+fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
         .iter()
-        .map(|(q, role)| (lattice::cell_of(h, q, p), lattice::turn_of(h, q), *role))
+        .map(|c| {
+            let q = &c.corners;
+            (lattice::cell_of(h, q, p), lattice::turn_of(h, q), c.role)
+        })
         .collect();
+    let offsets: Vec<(i32, i32)> = seen
+        .iter()
+        .zip(cards)
+        .filter_map(|(s, c)| {
+            c.last_cell
+                .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
+        })
+        .collect();
+    let from_memory = most_common(&offsets)
+        .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
+        .map(|(shift, _)| shift);
     let front_rows: Vec<i32> = seen
         .iter()
         .filter(|s| s.2 == BlitzRole::FrontLine && s.1 % 2 == 1)
         .map(|s| s.0 .1)
         .collect();
     let row_shift = match most_common(&front_rows) {
-        Some(row) => FRONT_ROW - row,
+        Some((row, _)) => FRONT_ROW - row,
         None => {
             let rows: Vec<(i32, BlitzRole)> = seen.iter().map(|s| (s.0 .1, s.2)).collect();
             (-2 * BLITZ_ROWS..=2 * BLITZ_ROWS)
@@ -216,6 +264,16 @@ fn place_grid(h: &H3, cards: &[([[f64; 2]; 4], BlitzRole)], cols: u8) -> Candida
         }
     };
     let col_shift = -seen.iter().map(|s| s.0 .0).min().unwrap_or(0);
+    let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
+    let remembered = seen
+        .iter()
+        .zip(cards)
+        .filter(|(s, c)| {
+            c.last_cell.is_some_and(|(col, row)| {
+                (col as i32, row as i32) == (s.0 .0 + col_shift, s.0 .1 + row_shift)
+            })
+        })
+        .count() as i32;
     let mut score = 0;
     for &((col, row), turn, role) in &seen {
         let (col, row) = (col + col_shift, row + row_shift);
@@ -240,6 +298,7 @@ fn place_grid(h: &H3, cards: &[([[f64; 2]; 4], BlitzRole)], cols: u8) -> Candida
     Candidate {
         homography: lattice::shift_cells(h, col_shift, row_shift, p),
         score,
+        remembered,
     }
 }
 
@@ -260,17 +319,17 @@ fn side_score(rows: &[(i32, BlitzRole)], shift: i32) -> i32 {
         .sum()
 }
 
-/// The value most often in `v` (the smallest of equals); `None` when empty.
-fn most_common(v: &[i32]) -> Option<i32> {
+/// The value most often in `v` (the smallest of equals) and how often; `None` when empty.
+fn most_common<T: Ord + Copy>(v: &[T]) -> Option<(T, usize)> {
     let mut sorted = v.to_vec();
     sorted.sort();
-    let mut best: Option<(usize, i32)> = None;
+    let mut best: Option<(T, usize)> = None;
     for chunk in sorted.chunk_by(|a, b| a == b) {
-        if best.is_none_or(|b| chunk.len() > b.0) {
-            best = Some((chunk.len(), chunk[0]));
+        if best.is_none_or(|b| chunk.len() > b.1) {
+            best = Some((chunk[0], chunk.len()));
         }
     }
-    best.map(|b| b.1)
+    best
 }
 
 /// The image direction (unit vector) from the grid's middle toward the Allied side under the

@@ -20,6 +20,7 @@ pub mod identifier;
 pub mod identify;
 pub mod lattice;
 pub mod mats;
+pub mod memory;
 pub mod message_table;
 pub mod orb;
 pub mod pipeline;

@@ -9,6 +9,7 @@ use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
+use crate::memory::TableMemory;
 use crate::types::*;
 use crate::VisionError;
 use blitz::catalogue::{CardKind, Catalogue};
@@ -307,7 +308,29 @@ impl Scanner {
         }))
     }
 
+    /// Scans one frame on its own.
     pub fn scan(&self, image: &Mat, frame_index: u64) -> Result<TableObservation, VisionError> {
+        self.scan_frame(image, frame_index, None)
+    }
+
+    /// Scans the next frame of a table seen before: cards keep the cells `memory` remembers when
+    /// most of them agree, fast motion since the last frame is reported, and `memory` learns this
+    /// frame.
+    pub fn scan_following(
+        &self,
+        image: &Mat,
+        frame_index: u64,
+        memory: &mut TableMemory,
+    ) -> Result<TableObservation, VisionError> {
+        self.scan_frame(image, frame_index, Some(memory))
+    }
+
+    fn scan_frame(
+        &self,
+        image: &Mat,
+        frame_index: u64,
+        mut memory: Option<&mut TableMemory>,
+    ) -> Result<TableObservation, VisionError> {
         let start = Instant::now();
         let mut timings = Timings::default();
         let mut gray = Mat::default();
@@ -390,9 +413,16 @@ impl Scanner {
                 None,
             ),
             None => {
-                let named: Vec<([[f64; 2]; 4], calibrate::BlitzRole)> = found
+                let named: Vec<calibrate::GridCard> = found
                     .iter()
-                    .filter_map(|f| f.card.as_ref().map(|id| (f.corners, self.role_of(id))))
+                    .filter_map(|f| {
+                        let id = f.card.as_ref()?;
+                        Some(calibrate::GridCard {
+                            corners: f.corners,
+                            role: self.role_of(id),
+                            last_cell: memory.as_ref().and_then(|m| m.cells.get(id).copied()),
+                        })
+                    })
                     .collect();
                 let c =
                     calibrate::blitz_frame(&named, self.options.cols, self.options.allied_towards)?;
@@ -473,12 +503,24 @@ impl Scanner {
             .collect::<Vec<_>>();
         timings.assign_ms = ms(t);
         timings.total_ms = ms(start);
-        let hand_or_motion_suspected = cards.iter().any(|c| c.covered);
+        let motion = match memory.as_mut() {
+            Some(m) => m.moved(&gray)?,
+            None => false,
+        };
+        if let Some(m) = memory {
+            for c in &cards {
+                if let (Some(id), Some(Cell::Blitz { col, row })) = (&c.card, c.cell) {
+                    m.cells.insert(id.clone(), (col, row));
+                }
+            }
+        }
+        let hand_or_motion_suspected = motion || cards.iter().any(|c| c.covered);
         Ok(TableObservation {
             frame_index,
             calibration,
             cards,
             hand_or_motion_suspected,
+            motion,
             timings,
         })
     }

@@ -123,6 +123,8 @@ pub enum AlliedFrom {
     Cards,
     /// The players' answer (the cards could not tell: only front-line cards, say).
     Asked,
+    /// Where the same cards lay in earlier frames.
+    Remembered,
     /// Nobody could tell: the image's bottom taken for the Allied side; ask the players.
     #[default]
     Guessed,
@@ -200,5 +202,9 @@ pub struct TableObservation {
     pub cards: Vec<ObservedCard>,
     /// A hand, a sleeve or motion blur probably hides part of the table: do not act on this frame alone.
     pub hand_or_motion_suspected: bool,
+    /// Much of the frame changed since the last one (a hand moving, a bumped camera): only set
+    /// when scanning a sequence of frames.
+    #[serde(default)]
+    pub motion: bool,
     pub timings: Timings,
 }

@@ -156,3 +156,81 @@ fn only_front_line_cards_ask_which_side_is_allied() {
     );
     assert!(answered.cards.iter().all(|c| c.cell_ok), "{answered:?}");
 }
+
+/// The laid cards of a rendered scene (stacked cards left out), to lay the same table again.
+fn laid(truth: &vision::scene::SceneTruth) -> Vec<LaidCard> {
+    truth
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            t.on_top_of.is_none() && !truth.cards.iter().any(|o| o.on_top_of == Some(*i))
+        })
+        .filter_map(|(_, t)| match t.cell {
+            vision::Cell::Blitz { col, row } => Some(LaidCard {
+                card: t.card.clone(),
+                col,
+                row,
+                orientation: t.orientation,
+                on_top_of: None,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The camera is moved and the first column's cards are taken away: on its own the fit would call
+/// the second column the first; remembering where the other cards lay keeps every cell.
+#[test]
+fn the_grid_is_held_over_a_moved_camera_and_an_emptied_first_column() {
+    let kit = common::kit();
+    let start = SceneOptions {
+        hand: Some(false),
+        ..no_mat(Placement::Side, 4)
+    };
+    let first = kit.renderer.render(3500, &start).unwrap();
+    let all = laid(&first.truth);
+    assert!(all.len() > 15, "{} cards", all.len());
+    let mut memory = vision::memory::TableMemory::new();
+    let opts = SceneOptions {
+        layout: Some(all.clone()),
+        ..start.clone()
+    };
+    let scene = kit.renderer.render(3500, &opts).unwrap();
+    let obs = kit
+        .scanner
+        .scan_following(&scene.image, 0, &mut memory)
+        .unwrap();
+    let o = compare(&scene.truth, &obs);
+    assert!(o.cards.iter().all(|c| c.cell_ok), "first frame: {o:?}");
+
+    let rest: Vec<LaidCard> = all.into_iter().filter(|l| l.col != 0).collect();
+    let moved = SceneOptions {
+        layout: Some(rest),
+        placements: vec![Placement::Free],
+        ..start
+    };
+    let scene = kit.renderer.render(3517, &moved).unwrap();
+    let alone = compare(&scene.truth, &kit.scanner.scan(&scene.image, 1).unwrap());
+    assert!(alone.cards.len() > 10);
+    assert!(
+        alone.cards.iter().all(|c| !c.cell_ok),
+        "without memory every column is one off: {alone:?}"
+    );
+    let obs = kit
+        .scanner
+        .scan_following(&scene.image, 1, &mut memory)
+        .unwrap();
+    assert!(obs.motion, "the camera moved between the frames");
+    assert!(
+        matches!(obs.calibration, Calibration::FrontLine { allied_side, .. } | Calibration::Cards { allied_side, .. } if allied_side.from != AlliedFrom::Guessed)
+    );
+    let kept = compare(&scene.truth, &obs);
+    assert!(kept.cards.iter().all(|c| c.cell_ok), "{kept:?}");
+    // A still camera is no motion.
+    let again = kit
+        .scanner
+        .scan_following(&scene.image, 2, &mut memory)
+        .unwrap();
+    assert!(!again.motion);
+}

@@ -165,6 +165,7 @@ pub struct DuelFeed {
     scanner: Scanner,
     strips: TerritoryStrips,
     name: String,
+    memory: vision::memory::TableMemory,
     pub scan_ms: Vec<f64>,
 }
 
@@ -175,6 +176,7 @@ impl DuelFeed {
             scanner,
             strips: TerritoryStrips::duel(),
             name,
+            memory: Default::default(),
             scan_ms: Vec::new(),
         }
     }
@@ -186,8 +188,14 @@ impl Feed for DuelFeed {
         let read = |obs: &TableObservation, index: u64| {
             (sightings(&read_table(obs, strips), index), overlays(obs))
         };
-        scan_next(self.source.as_mut(), &self.scanner, &mut self.scan_ms, read)
-            .unwrap_or_else(|e| FeedStatus::Lost(e.to_string()))
+        scan_next(
+            self.source.as_mut(),
+            &self.scanner,
+            &mut self.memory,
+            &mut self.scan_ms,
+            read,
+        )
+        .unwrap_or_else(|e| FeedStatus::Lost(e.to_string()))
     }
 
     fn describe(&self) -> String {

@@ -39,10 +39,14 @@ pub fn sightings(obs: &TableObservation) -> FrameSightings {
     }
 }
 
-/// The pipeline marks every partly hidden card; a card under another card (a unit on a front-line
-/// card or a facility) is hidden by the game itself, not by a hand. Only an identified card hidden by
-/// something that is not a card on it stops the frame from committing.
+/// Fast motion (a hand moving, a bumped camera) stops the frame from committing. The pipeline also
+/// marks every partly hidden card; a card under another card (a unit on a front-line card or a
+/// facility) is hidden by the game itself, not by a hand: only an identified card hidden by
+/// something that is not a card on it stops the frame too.
 fn hand_suspected(obs: &TableObservation) -> bool {
+    if obs.motion {
+        return true;
+    }
     if !obs.hand_or_motion_suspected {
         return false;
     }
@@ -89,32 +93,36 @@ pub fn rgb(image: &Mat) -> Option<([usize; 2], Vec<u8>)> {
     Some(([out.cols() as usize, out.rows() as usize], bytes))
 }
 
-/// One poll of a scanned source: the next frame, scanned (its time noted in `scan_ms`) and `read`
-/// (observation, frame index) into sightings and outlines; a frame that cannot be scanned is a lost
-/// camera. An error of the source itself is returned, so each feed decides how to wait.
+/// One poll of a scanned source: the next frame, scanned as the next of the table `memory` has seen
+/// (its time noted in `scan_ms`) and `read` (observation, frame index) into sightings and outlines;
+/// a frame that cannot be scanned is a lost camera. An error of the source itself is returned, so
+/// each feed decides how to wait.
 pub fn scan_next(
     source: &mut dyn FrameSource,
     scanner: &Scanner,
+    memory: &mut vision::memory::TableMemory,
     scan_ms: &mut Vec<f64>,
     read: impl FnOnce(&TableObservation, u64) -> (FrameSightings, Vec<Overlay>),
 ) -> Result<FeedStatus, vision::VisionError> {
     let Some(frame) = source.next_frame()? else {
         return Ok(FeedStatus::Ended);
     };
-    Ok(match scanner.scan(&frame.image, frame.index) {
-        Ok(obs) => {
-            scan_ms.push(obs.timings.total_ms);
-            let (sightings, overlays) = read(&obs, frame.index);
-            FeedStatus::Frame(Box::new(FeedFrame {
-                image: rgb(&frame.image),
-                sightings,
-                overlays,
-                presses: Vec::new(),
-                allied_side_unknown: obs.calibration.allied_side_unknown(),
-            }))
-        }
-        Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
-    })
+    Ok(
+        match scanner.scan_following(&frame.image, frame.index, memory) {
+            Ok(obs) => {
+                scan_ms.push(obs.timings.total_ms);
+                let (sightings, overlays) = read(&obs, frame.index);
+                FeedStatus::Frame(Box::new(FeedFrame {
+                    image: rgb(&frame.image),
+                    sightings,
+                    overlays,
+                    presses: Vec::new(),
+                    allied_side_unknown: obs.calibration.allied_side_unknown(),
+                }))
+            }
+            Err(e) => FeedStatus::Lost(format!("{}: {e}", frame.origin)),
+        },
+    )
 }
 
 /// A live source scanned frame by frame.
@@ -122,6 +130,7 @@ pub struct VisionFeed {
     source: Box<dyn FrameSource>,
     scanner: Scanner,
     name: String,
+    memory: vision::memory::TableMemory,
     pub scan_ms: Vec<f64>,
 }
 
@@ -131,6 +140,7 @@ impl VisionFeed {
             source,
             scanner,
             name,
+            memory: Default::default(),
             scan_ms: Vec::new(),
         }
     }
@@ -139,13 +149,12 @@ impl VisionFeed {
 impl Feed for VisionFeed {
     fn poll(&mut self) -> FeedStatus {
         let read = |obs: &TableObservation, _: u64| (sightings(obs), overlays(obs));
-        scan_next(self.source.as_mut(), &self.scanner, &mut self.scan_ms, read).unwrap_or_else(
-            |e| {
-                // A camera that stops answering: say so, keep the game, try again shortly.
-                std::thread::sleep(Duration::from_millis(200));
-                FeedStatus::Lost(e.to_string())
-            },
-        )
+        let (source, scanner) = (self.source.as_mut(), &self.scanner);
+        scan_next(source, scanner, &mut self.memory, &mut self.scan_ms, read).unwrap_or_else(|e| {
+            // A camera that stops answering: say so, keep the game, try again shortly.
+            std::thread::sleep(Duration::from_millis(200));
+            FeedStatus::Lost(e.to_string())
+        })
     }
 
     fn describe(&self) -> String {
@@ -329,6 +338,7 @@ mod tests {
                 reason: "test".into(),
             },
             hand_or_motion_suspected: cards.iter().any(|c| c.covered),
+            motion: false,
             cards,
             timings: Timings::default(),
         }
@@ -350,5 +360,89 @@ mod tests {
             card(Some("us-u01"), [300.0, 95.0], 30.0, false),
         ]);
         assert!(sightings(&o).occluded);
+    }
+
+    /// A moved camera between frames of a game, and the first column's cards taken away: the
+    /// tracker hears that those cards left and nothing else, since the scanner keeps the grid
+    /// where the other cards lay (alone, it would call every other card moved one column over).
+    #[test]
+    fn the_tracker_holds_the_grid_over_a_moved_camera() {
+        use super::super::tracker::{TableEvent, Tracker, TrackerConfig};
+        use vision::scene::{Placement, SceneOptions};
+        let catalogue = Catalogue::demo();
+        let renderer = SceneRenderer::new(&catalogue).unwrap();
+        let scanner = Scanner::new(&catalogue, ScannerOptions::default()).unwrap();
+        let base = SceneOptions {
+            hand: Some(false),
+            aruco_mat: Some(false),
+            placements: vec![Placement::Side],
+            ..Default::default()
+        };
+        let first = renderer.render(3600, &base).unwrap();
+        let truth = &first.truth;
+        let all: Vec<LaidCard> = truth
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| {
+                t.on_top_of.is_none() && !truth.cards.iter().any(|o| o.on_top_of == Some(*i))
+            })
+            .filter_map(|(_, t)| match t.cell {
+                Cell::Blitz { col, row } => Some(LaidCard {
+                    card: t.card.clone(),
+                    col,
+                    row,
+                    orientation: t.orientation,
+                    on_top_of: None,
+                }),
+                _ => None,
+            })
+            .collect();
+        let gone: Vec<String> = all
+            .iter()
+            .filter(|l| l.col == 0)
+            .map(|l| l.card.clone())
+            .collect();
+        assert!(all.len() > 15 && !gone.is_empty());
+        let before = SceneOptions {
+            layout: Some(all.clone()),
+            ..base.clone()
+        };
+        let after = SceneOptions {
+            layout: Some(all.into_iter().filter(|l| l.col != 0).collect()),
+            placements: vec![Placement::Free],
+            ..base
+        };
+        let frames = [
+            renderer.render(3600, &before).unwrap().image,
+            renderer.render(3617, &after).unwrap().image,
+        ];
+        let mut memory = vision::memory::TableMemory::new();
+        let mut tracker = Tracker::new(TrackerConfig::default());
+        let mut events = Vec::new();
+        for i in 0..24u64 {
+            let image = &frames[(i / 12) as usize];
+            let obs = scanner.scan_following(image, i, &mut memory).unwrap();
+            let seen = tracker.update(&sightings(&obs));
+            if i >= 12 {
+                events.extend(seen);
+            }
+        }
+        let mut removed: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                TableEvent::Removed { card, .. } => Some(card.clone()),
+                _ => None,
+            })
+            .collect();
+        removed.sort();
+        let mut want = gone;
+        want.sort();
+        assert_eq!(removed, want, "{events:?}");
+        assert_eq!(
+            events.len(),
+            removed.len(),
+            "nothing but the removals: {events:?}"
+        );
     }
 }

@@ -188,6 +188,7 @@ mod tests {
             },
             cards,
             hand_or_motion_suspected: false,
+            motion: false,
             timings: Timings::default(),
         }
     }
