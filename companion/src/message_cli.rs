@@ -267,8 +267,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Cmd::Table(args) => table(args),
         Cmd::Print { out } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let written = vision::message_table::write_print_set(&cat, &out)?;
-            let faces = vision::message_table::faces(&cat);
+            let written = vision::games::message::write_print_set(&cat, &out)?;
+            let faces = vision::games::message::faces(&cat);
             println!(
                 "{} files in {}: {} faces (one per printed face; copies share it) and {} A4 sheets of the {}-card deck",
                 written.len(),
@@ -295,21 +295,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             no_overlap,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let renderer = vision::message_table::MessageSceneRenderer::new(&cat)?;
-            let (scanner, faces) = vision::message_table::message_scanner(&cat)?;
-            let outcomes = vision::message_table::run(
+            let renderer = vision::games::message::MessageSceneRenderer::new(&cat)?;
+            let (scanner, faces) = vision::games::message::message_scanner(&cat)?;
+            let outcomes = vision::games::message::run(
                 &renderer,
                 &scanner,
                 &faces,
                 seed,
                 scenes,
-                &vision::message_table::MessageSceneOptions {
+                &vision::games::message::MessageSceneOptions {
                     overlap: no_overlap.then_some(false),
                     ..Default::default()
                 },
                 |_, _, _| {},
             )?;
-            let s = vision::message_table::summarise(&outcomes, seed);
+            let s = vision::games::message::summarise(&outcomes, seed);
             if json {
                 println!("{}", serde_json::to_string_pretty(&s)?);
             } else {
@@ -444,7 +444,7 @@ fn render_scene(
     seats: Option<usize>,
     size: (i32, i32),
 ) -> anyhow::Result<ExitCode> {
-    use vision::message_table::{layout_from_colours, MessageSceneOptions, MessageSceneRenderer};
+    use vision::games::message::{layout_from_colours, MessageSceneOptions, MessageSceneRenderer};
     let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let write = |name: &str, text: String| {
@@ -512,7 +512,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     use crate::message_table::panel::{run as run_panel, MessageTableApp};
     use crate::message_table::session::{describe as say, TableSession};
     use opencv::prelude::MatTraitConst;
-    use vision::message_table::SeatRegions;
+    use vision::games::message::SeatRegions;
     let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
     let p = source(
         &args.profile,

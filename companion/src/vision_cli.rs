@@ -265,6 +265,10 @@ pub enum Command {
         /// Whether the scenes have the printed mat: yes, no, or either (half each).
         #[arg(long, value_enum, default_value = "either")]
         mat: MatArg,
+        /// Score the scenes another compositor wrote here (models/detect/export_boards.py, with
+        /// manifest.json) instead of rendering; --scenes limits how many.
+        #[arg(long)]
+        scenes_dir: Option<PathBuf>,
     },
     /// Score finding and naming cards of any printed design on an evaluation set written by
     /// models/detect/export_eval.py: every card enrolled from its one photo, then every scene
@@ -349,6 +353,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             camera,
             players,
             mat,
+            scenes_dir,
         } => {
             let cols = if players >= 4 { 5 } else { 4 };
             let model = crate::paths::shipped(&model);
@@ -362,6 +367,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     placements: camera.placements(),
                     cols,
                     mat: mat.drawn(),
+                    scenes_dir,
                 };
                 return eval.run(
                     game,
@@ -638,6 +644,7 @@ struct Eval {
     placements: Vec<vision::scene::Placement>,
     cols: u8,
     mat: Option<bool>,
+    scenes_dir: Option<PathBuf>,
 }
 
 impl Eval {
@@ -657,6 +664,7 @@ impl Eval {
             placements,
             cols,
             mat,
+            scenes_dir,
         } = self;
         blitz_only(game)?;
         let cat = blitz::catalogue::Catalogue::demo();
@@ -688,15 +696,25 @@ impl Eval {
             aruco_mat: mat,
             ..Default::default()
         };
-        let (s, outcomes) = vision::report::evaluate(
-            &renderer,
-            &scanner,
-            seed,
-            scenes,
-            &opts,
-            report.as_deref(),
-            true,
-        )?;
+        let (s, outcomes) = match &scenes_dir {
+            Some(dir) => {
+                let outcomes = vision::eval::run_dir(&scanner, dir, Some(scenes), |i, n| {
+                    if i % 100 == 0 || i == n {
+                        eprintln!("scene {i} of {n}");
+                    }
+                })?;
+                (vision::eval::summarise(&outcomes, seed), outcomes)
+            }
+            None => vision::report::evaluate(
+                &renderer,
+                &scanner,
+                seed,
+                scenes,
+                &opts,
+                report.as_deref(),
+                true,
+            )?,
+        };
         let conditions = vision::eval::by_condition(&outcomes);
         if json {
             let both = serde_json::json!({ "summary": s, "by_condition": conditions });
@@ -704,11 +722,13 @@ impl Eval {
             return Ok(ExitCode::SUCCESS);
         }
         let pct = |x: f64| format!("{:.2} %", x * 100.0);
+        let from = match &scenes_dir {
+            Some(dir) => format!("from {}", dir.display()),
+            None => format!("seeds {}..{}", seed, seed + scenes as u64),
+        };
         println!(
-            "scenes {} (seeds {}..{}), {} visible cards, {:.1} cards a frame, identifier {}",
+            "scenes {} ({from}), {} visible cards, {:.1} cards a frame, identifier {}",
             s.scenes,
-            seed,
-            seed + scenes as u64,
             s.visible_cards,
             s.cards_per_frame,
             kind.name()
@@ -739,12 +759,12 @@ impl Eval {
             );
         }
         println!(
-            "{:<10} {:<9} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+            "{:<10} {:<12} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
             "by", "value", "scenes", "cards", "named", "cell", "orient", "exact"
         );
         for r in &conditions {
             println!(
-                "{:<10} {:<9} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+                "{:<10} {:<12} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
                 r.axis,
                 r.value,
                 r.scenes,

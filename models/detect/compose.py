@@ -187,8 +187,9 @@ def lay_out(rng, families) -> tuple[list[Laid], str]:
     return out, kind
 
 
-def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=None):
-    """Table mm (z = 0) -> image px for a camera at `yaw` around the table, `tilt` from overhead."""
+def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=None, fill=None):
+    """Table mm (z = 0) -> image px for a camera at `yaw` around the table, `tilt` from overhead;
+    the points fill `fill` of the frame (drawn when not given; over 1 runs past the edge)."""
     yaw = rng.uniform(0, 2 * np.pi) if yaw is None else yaw
     tilt = np.radians(rng.uniform(0, 55)) if tilt is None else tilt
     roll = rng.normal(0, np.radians(4))
@@ -213,7 +214,8 @@ def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=No
 
     span = np.ptp(pts_mm, axis=0).max() + 60
     dist = span
-    fill = rng.uniform(0.7, 1.05)  # >1: the layout runs past the frame's edge
+    if fill is None:
+        fill = rng.uniform(0.7, 1.05)  # >1: the layout runs past the frame's edge
     for _ in range(300):
         H = build(dist)
         p = apply_h(H, pts_mm)
@@ -372,10 +374,14 @@ def photograph_table(tex: np.ndarray, tex_origin_mm, H, w: int, h: int) -> np.nd
 
 def paste_card(frame: np.ndarray, lc: Laid, H) -> np.ndarray:
     """`frame` with card `lc` laid on it through the camera H (whole-frame warp, alpha blended)."""
-    face = face_rgba(lc.design, lc.card)
+    return paste_face(frame, face_rgba(lc.design, lc.card), lc.corners_mm(), H)
+
+
+def paste_face(frame: np.ndarray, face: np.ndarray, corners_mm: np.ndarray, H) -> np.ndarray:
+    """`frame` with the RGBA `face` laid at `corners_mm` (its own TL, TR, BR, BL) through H."""
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-    M = cv2.getPerspectiveTransform(src, apply_h(H, lc.corners_mm()).astype(np.float32))
+    M = cv2.getPerspectiveTransform(src, apply_h(H, corners_mm).astype(np.float32))
     h, w = frame.shape[:2]
     warped = cv2.warpPerspective(face, M, (w, h), borderValue=(0, 0, 0, 0))
     a = warped[:, :, 3:4].astype(np.float32) / 255.0

@@ -34,8 +34,9 @@ pub struct SceneOutcome {
     pub placement: crate::scene::Placement,
     #[serde(default)]
     pub yaw_deg: f64,
-    #[serde(default = "default_background")]
-    pub background: crate::scene::Background,
+    /// The table's kind ("wood", "marble", ...).
+    #[serde(default)]
+    pub table: String,
     pub cards: Vec<CardOutcome>,
     /// Observations naming a card that is not there (wrong id or no card at all).
     pub wrong_named: usize,
@@ -43,10 +44,6 @@ pub struct SceneOutcome {
     pub wrong_names: Vec<String>,
     pub exact: bool,
     pub timings: crate::types::Timings,
-}
-
-fn default_background() -> crate::scene::Background {
-    crate::scene::Background::Wood
 }
 
 /// Compares one observation with its truth. An observation belongs to the truth card whose outline
@@ -117,7 +114,7 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         hand: p.hand,
         placement: p.placement,
         yaw_deg: p.yaw_deg,
-        background: p.background,
+        table: format!("{:?}", p.background).to_lowercase(),
         cards,
         wrong_named,
         wrong_names,
@@ -238,7 +235,7 @@ pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
             let band = (s.tilt_deg / 15.0).floor() as u32 * 15;
             format!("{band}-{}", band + 15)
         }),
-        ("table", |s| format!("{:?}", s.background).to_lowercase()),
+        ("table", |s| s.table.clone()),
     ];
     let mut rows = Vec::new();
     for (axis, key) in axes {
@@ -313,6 +310,127 @@ pub fn run_side_by_side(
         for (out, outcome) in outcomes.iter_mut().zip(these) {
             out.push(outcome);
         }
+    }
+    Ok(outcomes)
+}
+
+/// A set of scenes written by another compositor (models/detect/export_boards.py): its
+/// manifest.json lists each image and the truth of every card on it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BoardManifest {
+    pub compositor: String,
+    pub width: i32,
+    pub height: i32,
+    pub scenes: Vec<BoardScene>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct BoardScene {
+    /// Relative to the manifest's folder.
+    pub image: String,
+    pub seed: u64,
+    pub placement: crate::scene::Placement,
+    pub yaw_deg: f64,
+    pub tilt_deg: f64,
+    pub table: String,
+    pub cols: u8,
+    pub cards: Vec<BoardCard>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct BoardCard {
+    pub id: String,
+    /// Image corners from the card's own top-left.
+    pub corners: [[f32; 2]; 4],
+    /// (col, row) on the Blitz grid.
+    pub cell: [u8; 2],
+    pub orientation: crate::types::Orientation,
+    /// Hidden in part (under another card, a hand, or past the frame's edge).
+    pub covered: bool,
+}
+
+impl BoardManifest {
+    /// Reads `dir/manifest.json`; a missing or malformed one is an error naming it.
+    pub fn load(dir: &std::path::Path) -> Result<BoardManifest, VisionError> {
+        let path = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| VisionError::io(&path, e))?;
+        serde_json::from_str(&text).map_err(|e| VisionError::Data {
+            path: path.clone(),
+            reason: format!("not a board manifest: {e}"),
+        })
+    }
+}
+
+impl BoardScene {
+    /// The scene's truth in the form [`compare`] reads (the camera's own knobs are not known).
+    pub fn truth(&self, width: i32, height: i32) -> SceneTruth {
+        let cards = self
+            .cards
+            .iter()
+            .map(|c| {
+                let centre =
+                    crate::geometry::centroid(&c.corners.map(|p| [p[0] as f64, p[1] as f64]));
+                crate::scene::TruthCard {
+                    card: c.id.clone(),
+                    corners: c.corners,
+                    center: [centre[0] as f32, centre[1] as f32],
+                    orientation: c.orientation,
+                    cell: crate::types::Cell::Blitz {
+                        col: c.cell[0],
+                        row: c.cell[1],
+                    },
+                    covered: c.covered,
+                    on_top_of: None,
+                }
+            })
+            .collect();
+        SceneTruth {
+            params: crate::scene::SceneParams {
+                seed: self.seed,
+                width,
+                height,
+                cols: self.cols,
+                background: crate::scene::Background::Wood,
+                aruco_mat: false,
+                tilt_deg: self.tilt_deg,
+                roll_deg: 0.0,
+                distortion_k1: 0.0,
+                light_gradient: 0.0,
+                glare_spots: 0,
+                glare_strength: 0.0,
+                motion_blur_px: 0.0,
+                defocus_sigma: 0.0,
+                noise_sigma: 0.0,
+                jpeg_quality: 95,
+                hand: false,
+                stress: None,
+                placement: self.placement,
+                yaw_deg: self.yaw_deg,
+            },
+            cards,
+            table_to_image: crate::geometry::IDENTITY,
+        }
+    }
+}
+
+/// Scans every scene of another compositor's set in `dir` (the first `limit`), calling `each`
+/// after every scene.
+pub fn run_dir(
+    scanner: &Scanner,
+    dir: &std::path::Path,
+    limit: Option<usize>,
+    mut each: impl FnMut(usize, usize),
+) -> Result<Vec<SceneOutcome>, VisionError> {
+    let manifest = BoardManifest::load(dir)?;
+    let n = limit.unwrap_or(usize::MAX).min(manifest.scenes.len());
+    let mut outcomes = Vec::with_capacity(n);
+    for (i, scene) in manifest.scenes.iter().take(n).enumerate() {
+        let image = crate::pipeline::read_image(&dir.join(&scene.image))?;
+        let obs = scanner.scan(&image, i as u64)?;
+        let mut outcome = compare(&scene.truth(manifest.width, manifest.height), &obs);
+        outcome.table = scene.table.clone();
+        outcomes.push(outcome);
+        each(i + 1, n);
     }
     Ok(outcomes)
 }

@@ -10,13 +10,12 @@ use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
 use crate::memory::TableMemory;
+use crate::table::{grid_cell, MatOnly, NamedCard, TableLayout};
 use crate::types::*;
 use crate::VisionError;
-use blitz::catalogue::{CardKind, Catalogue};
 use opencv::core::Mat;
 use opencv::imgproc;
 use opencv::prelude::*;
-use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -39,9 +38,6 @@ pub struct ScannerOptions {
     /// card cut short by a sleeve lying across it: reported covered, not named.
     pub max_aspect: f64,
     pub detect: DetectOptions,
-    /// Without a mat, fit the Blitz grid from the front-line and other named cards. Games without
-    /// a grid (风声) or with a mat only (陣面對決) turn this off and get no cells without a mat.
-    pub fit_blitz_grid: bool,
     /// Image direction from the grid toward the Allied player, as the players answered when the
     /// cards could not tell; used only then.
     pub allied_towards: Option<[f64; 2]>,
@@ -58,7 +54,6 @@ impl Default for ScannerOptions {
             min_layout: 0.35,
             max_aspect: 0.80,
             detect: DetectOptions::default(),
-            fit_blitz_grid: true,
             allied_towards: None,
         }
     }
@@ -66,10 +61,9 @@ impl Default for ScannerOptions {
 
 pub struct Scanner {
     pub refs: ReferenceSet,
-    frontline: HashSet<String>,
-    /// Card id → Some(true) for Allied, Some(false) for Axis, None for front-line cards.
-    sides: std::collections::HashMap<String, Option<bool>>,
     pub options: ScannerOptions,
+    /// The game's table: its mats and its frame from the cards.
+    table: Box<dyn TableLayout>,
     layouts: Vec<MatLayout>,
     identifier: Identifier,
     /// The design-agnostic detector, for cards without our printed frame (named by the model).
@@ -89,53 +83,23 @@ struct Found {
 }
 
 impl Scanner {
-    pub fn new(catalogue: &Catalogue, options: ScannerOptions) -> Result<Scanner, VisionError> {
-        let refs = ReferenceSet::from_catalogue(&catalogue.cards)?;
-        Ok(Scanner::with_refs(catalogue, refs, options))
-    }
-
-    pub fn with_refs(
-        catalogue: &Catalogue,
+    /// A scanner for the faces in `refs` on the table `table` describes.
+    pub fn with_table(
         refs: ReferenceSet,
+        table: Box<dyn TableLayout>,
         options: ScannerOptions,
     ) -> Scanner {
-        let frontline = catalogue
-            .cards
-            .iter()
-            .filter(|c| matches!(c.kind, CardKind::Frontline))
-            .map(|c| c.id.clone())
-            .collect();
-        let sides = catalogue
-            .cards
-            .iter()
-            .map(|c| {
-                (
-                    c.id.clone(),
-                    c.faction
-                        .map(|f| f.side() == blitz::catalogue::Side::Allied),
-                )
-            })
-            .collect();
+        let layouts = table.mats();
         Scanner {
             refs,
-            sides,
-            frontline,
-            options,
-            layouts: MatLayout::all(),
+            options: ScannerOptions {
+                use_mat: options.use_mat && !layouts.is_empty(),
+                ..options
+            },
+            table,
+            layouts,
             identifier: Identifier::Hash,
             card_detector: None,
-        }
-    }
-
-    /// What a named card tells the Blitz grid fit.
-    fn role_of(&self, id: &str) -> calibrate::BlitzRole {
-        if self.frontline.contains(id) {
-            return calibrate::BlitzRole::FrontLine;
-        }
-        match self.sides.get(id).copied().flatten() {
-            Some(true) => calibrate::BlitzRole::Allied,
-            Some(false) => calibrate::BlitzRole::Axis,
-            None => calibrate::BlitzRole::Other,
         }
     }
 
@@ -156,19 +120,7 @@ impl Scanner {
         layouts: Vec<MatLayout>,
         options: ScannerOptions,
     ) -> Scanner {
-        Scanner {
-            refs,
-            frontline: HashSet::new(),
-            sides: Default::default(),
-            options: ScannerOptions {
-                fit_blitz_grid: false,
-                use_mat: options.use_mat && !layouts.is_empty(),
-                ..options
-            },
-            layouts,
-            identifier: Identifier::Hash,
-            card_detector: None,
-        }
+        Scanner::with_table(refs, Box::new(MatOnly { mats: layouts }), options)
     }
 
     /// Also finds cards of any printed design with the learned detector; they are named by the
@@ -391,43 +343,42 @@ impl Scanner {
         timings.quads_identified = quads;
 
         let t = Instant::now();
+        let named: Vec<NamedCard> = found
+            .iter()
+            .filter_map(|f| {
+                let id = f.card.as_deref()?;
+                Some(NamedCard {
+                    id,
+                    corners: f.corners,
+                    last_cell: memory.as_ref().and_then(|m| m.cells.get(id).copied()),
+                })
+            })
+            .collect();
         // Two markers on one edge leave the rest of the mat to extrapolation, a whole row or column
-        // off at 35° tilt: such a fit must put every card seen on the grid, front-line cards on the
-        // front row; if not, the cards fit the grid themselves.
+        // off at 35° tilt: the game says whether such a fit agrees with the cards; if not, the
+        // cards fit the frame themselves.
         let mat = mat.filter(|(c, l)| match c {
             Calibration::Mat {
                 markers,
                 homography,
                 ..
-            } if *markers < 3 && self.options.fit_blitz_grid => {
-                front_line_on_front_row(homography, l, &found, &self.frontline)
-            }
+            } if *markers < 3 => self.table.trusts_sparse_mat(homography, l, &named),
             _ => true,
         });
-        let (calibration, layout) = match mat {
+        let fitted = match mat {
+            Some(m) => Some(m),
+            None => self
+                .table
+                .frame_from_cards(&named, self.options.allied_towards)?,
+        };
+        let (calibration, layout) = match fitted {
             Some((c, l)) => (c, Some(l)),
-            None if !self.options.fit_blitz_grid => (
+            None => (
                 Calibration::None {
                     reason: "no play-mat markers seen".into(),
                 },
                 None,
             ),
-            None => {
-                let named: Vec<calibrate::GridCard> = found
-                    .iter()
-                    .filter_map(|f| {
-                        let id = f.card.as_ref()?;
-                        Some(calibrate::GridCard {
-                            corners: f.corners,
-                            role: self.role_of(id),
-                            last_cell: memory.as_ref().and_then(|m| m.cells.get(id).copied()),
-                        })
-                    })
-                    .collect();
-                let c =
-                    calibrate::blitz_frame(&named, self.options.cols, self.options.allied_towards)?;
-                (c, Some(MatLayout::blitz(self.options.cols)))
-            }
         };
         if let Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. } =
             &calibration
@@ -507,7 +458,8 @@ impl Scanner {
             Some(m) => m.moved(&gray)?,
             None => false,
         };
-        if let Some(m) = memory {
+        // A guessed Allied side is not remembered: the players' answer must still be asked for.
+        if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {
             for c in &cards {
                 if let (Some(id), Some(Cell::Blitz { col, row })) = (&c.card, c.cell) {
                     m.cells.insert(id.clone(), (col, row));
@@ -526,29 +478,6 @@ impl Scanner {
     }
 }
 
-/// Whether under `h` every named card lies on the grid and every named front-line card on the
-/// front row (the mat's own layout says where that is).
-fn front_line_on_front_row(
-    h: &geometry::H3,
-    layout: &MatLayout,
-    found: &[Found],
-    frontline: &HashSet<String>,
-) -> bool {
-    let Some(front_row) = layout.front_row else {
-        return true;
-    };
-    found.iter().all(|f| {
-        let Some(id) = &f.card else {
-            return true;
-        };
-        let cell = layout.cell_of(geometry::apply(h, geometry::centroid(&f.corners)));
-        match cell {
-            None => false,
-            Some((_, row)) => !frontline.contains(id) || row == front_row,
-        }
-    })
-}
-
 /// Whether a card's quad (its corners from its own top-left, in image pixels) is much squarer on the
 /// table than a card: a sleeve or arm across it closed the frame's hole early.
 fn cut_short(h: &geometry::H3, corners: &[[f64; 2]; 4], max_aspect: f64) -> bool {
@@ -557,23 +486,6 @@ fn cut_short(h: &geometry::H3, corners: &[[f64; 2]; 4], max_aspect: f64) -> bool
     let width = (d(mm[0], mm[1]) + d(mm[3], mm[2])) / 2.0;
     let height = (d(mm[1], mm[2]) + d(mm[0], mm[3])) / 2.0;
     height > 0.0 && width / height > max_aspect
-}
-
-/// The game's name for a grid cell: Blitz (col, row); Duel (side, 陣地 1–5 from the viewer's left).
-fn grid_cell(layout: &MatLayout, col: u8, row: u8) -> Cell {
-    if layout.front_row.is_none() && layout.rows == 2 {
-        let side = if row == 0 {
-            DuelSide::Near
-        } else {
-            DuelSide::Far
-        };
-        Cell::Duel {
-            side,
-            slot: col + 1,
-        }
-    } else {
-        Cell::Blitz { col, row }
-    }
 }
 
 /// Milliseconds since `t`.

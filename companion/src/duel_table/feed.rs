@@ -10,7 +10,7 @@ use crate::live::tracker::{CardPlace, FrameSightings, GridCell, Sighting};
 use crate::live::vision_feed::scan_next;
 use crate::panel::feed::{Feed, FeedStatus, Overlay};
 use std::collections::BTreeMap;
-use vision::duel_table::{read_table, DuelTableView, TerritoryStrips, BACK_ID};
+use vision::games::duel::{read_table, DuelTableView, TerritoryStrips, BACK_ID};
 use vision::source::FrameSource;
 use vision::types::DuelSide;
 use vision::{Scanner, TableObservation};

@@ -9,7 +9,7 @@ use crate::live::source::open_frame_source;
 use anyhow::Context;
 use std::path::Path;
 use std::process::ExitCode;
-use vision::duel_table::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
+use vision::games::duel::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
 use vision::source::FrameSource;
 
 /// Opens camera:N, video:PATH, images:PATH or synthetic[:SEED] (the scripted demo table).
@@ -100,7 +100,7 @@ fn median(v: &[f64]) -> f64 {
 }
 
 pub fn print(out: &Path) -> anyhow::Result<ExitCode> {
-    let written = vision::duel_table::write_print_set(&duel::Catalogue::demo(), out)?;
+    let written = vision::games::duel::write_print_set(&duel::Catalogue::demo(), out)?;
     println!("{} files written to {}", written.len(), out.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -143,7 +143,7 @@ pub fn eval(seed: u64, scenes: usize) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
     let scanner = duel_scanner(&cat)?;
-    let outcomes = vision::duel_table::run(
+    let outcomes = vision::games::duel::run(
         &renderer,
         &scanner,
         seed,
@@ -151,7 +151,7 @@ pub fn eval(seed: u64, scenes: usize) -> anyhow::Result<ExitCode> {
         &DuelSceneOptions::default(),
         |_, _, _| {},
     )?;
-    let summary = vision::duel_table::summarise(&outcomes, seed);
+    let summary = vision::games::duel::summarise(&outcomes, seed);
     println!("{}", serde_json::to_string_pretty(&summary)?);
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@
 //! the demo decks laid out step by step and rendered by the synthetic scene renderer (one camera
 //! set-up from the seed for the whole game), so every frame goes through the real vision pipeline.
 
-use vision::duel_table::{DuelSceneOptions, DuelSceneRenderer, LaidCard, Place, BACK_ID};
+use vision::games::duel::{DuelSceneOptions, DuelSceneRenderer, LaidCard, Place, BACK_ID};
 use vision::source::{Frame, FrameSource};
 use vision::types::DuelSide;
 use vision::VisionError;

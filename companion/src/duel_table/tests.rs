@@ -10,7 +10,7 @@ use duel::state::Territory;
 use duel::{CardId, Phase, Seat};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use vision::duel_table::{DuelTableView, SlotSeen, TerritorySeen};
+use vision::games::duel::{DuelTableView, SlotSeen, TerritorySeen};
 
 fn game() -> TableGame {
     TableGame::demo(1).expect("demo game")

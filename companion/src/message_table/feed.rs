@@ -5,7 +5,7 @@ use anyhow::Context;
 use message::Catalogue;
 use opencv::core::Mat;
 use std::path::Path;
-use vision::message_table::{
+use vision::games::message::{
     layout_from_colours, message_scanner, read_seats, MessageFace, MessageSceneOptions,
     MessageSceneRenderer, SeatCard, SeatRegions,
 };
@@ -80,7 +80,7 @@ impl SyntheticGame {
         &self,
         shown: u64,
         frame: u64,
-    ) -> anyhow::Result<vision::message_table::MessageScene> {
+    ) -> anyhow::Result<vision::games::message::MessageScene> {
         Ok(self
             .renderer
             .render(self.seed, &self.options(shown, frame))?)
@@ -96,7 +96,7 @@ impl SyntheticGame {
     }
 
     /// Frame `i` of the game: `i / frames_per_card` cards laid.
-    pub fn frame(&self, i: u64) -> anyhow::Result<vision::message_table::MessageScene> {
+    pub fn frame(&self, i: u64) -> anyhow::Result<vision::games::message::MessageScene> {
         self.render(i / self.frames_per_card.max(1), i)
     }
 }

@@ -9,7 +9,7 @@ use message::chain::{parse_response, rule_chain, ChainRequest, Ruling};
 use message::{Catalogue, Colour, Method};
 use std::path::PathBuf;
 use std::sync::Arc;
-use vision::message_table::{colour_zh, SeatRegion};
+use vision::games::message::{colour_zh, SeatRegion};
 
 /// The colour of a corrected count.
 const CORRECTED: Color32 = Color32::from_rgb(120, 220, 255);

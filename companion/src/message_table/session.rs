@@ -19,7 +19,7 @@ use message::tally::{announce, Announcement, Said, SeatTally};
 use message::{Colour, Profile};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use vision::message_table::{colour_en, SeatCard, SeatRegions};
+use vision::games::message::{colour_en, SeatCard, SeatRegions};
 
 /// What changed at the table in one frame.
 #[derive(Clone, Debug, PartialEq, Serialize)]

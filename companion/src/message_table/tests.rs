@@ -8,7 +8,7 @@ use egui_kittest::Harness;
 use message::tally::Announcement;
 use message::{Catalogue, Colour, Identity, Profile};
 use std::sync::Arc;
-use vision::message_table::{SeatCard, SeatRegion, SeatRegions};
+use vision::games::message::{SeatCard, SeatRegion, SeatRegions};
 
 /// Four seats side by side, 100 px wide each.
 fn regions() -> SeatRegions {

@@ -1,0 +1,289 @@
+//! The Blitz grid without a mat, wherever the camera stands: the front-line row gives the grid's
+//! axis, how the players' cards lie and face gives which side is Allied, earlier frames keep it
+//! where it was.
+
+use crate::face::{CARD_H_MM, CARD_W_MM};
+use crate::geometry::{self, H3};
+use crate::lattice::{self, LatticeSpec};
+use crate::mats::PITCH_MM;
+use crate::types::{AlliedFrom, AlliedSide, Calibration};
+use crate::VisionError;
+
+/// What a named card tells the Blitz grid fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlitzRole {
+    /// Lies sideways on the front row (row 3), one a column.
+    FrontLine,
+    /// An Allied card: on rows 0–3, upright to the Allied player (or tapped).
+    Allied,
+    /// An Axis card: on rows 3–6, upright to the Axis player.
+    Axis,
+    Other,
+}
+
+/// Our printed cards on the 100 mm grid.
+pub const BLITZ_LATTICE: LatticeSpec = LatticeSpec {
+    pitch_mm: PITCH_MM,
+    card_w_mm: CARD_W_MM,
+    card_h_mm: CARD_H_MM,
+};
+const BLITZ_ROWS: i32 = 7;
+const FRONT_ROW: i32 = 3;
+/// Cards that must agree on where the grid lay before for the memory to place it.
+const MIN_REMEMBERED: usize = 2;
+/// Without a front-line card, this many named cards are needed to fit the grid.
+const MIN_CARDS_WITHOUT_FRONT: usize = 4;
+
+/// A named card as the Blitz grid fit sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct GridCard {
+    /// Image corners, the card's own top-left first.
+    pub corners: [[f64; 2]; 4],
+    pub role: BlitzRole,
+    /// The cell this card was in when last seen (earlier frames of the same table).
+    pub last_cell: Option<(u8, u8)>,
+}
+
+/// One way to lay the Blitz grid on the fitted lattice: a quarter turn, then whole-cell shifts.
+struct Candidate {
+    homography: H3,
+    /// How well the cards' kinds, sides and facing agree with it.
+    score: i32,
+    /// How many cards lie where they were last seen.
+    remembered: i32,
+}
+
+impl Candidate {
+    fn total(&self) -> i32 {
+        self.score + 3 * self.remembered
+    }
+}
+
+/// Fits the Blitz grid (`cols` columns, seven rows) from named cards seen from any side, no mat.
+/// Cards seen before keep their cells when they agree (a bumped camera or an emptied first column
+/// does not shift the grid); `allied_towards` (an image direction from the grid toward the Allied
+/// player, as the players once answered) settles which side is Allied when nothing else can.
+pub fn blitz_frame(
+    cards: &[GridCard],
+    cols: u8,
+    allied_towards: Option<[f64; 2]>,
+) -> Result<Calibration, VisionError> {
+    let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.corners).collect();
+    let fronts: Vec<usize> = (0..cards.len())
+        .filter(|&i| cards[i].role == BlitzRole::FrontLine)
+        .collect();
+    if fronts.is_empty() && cards.len() < MIN_CARDS_WITHOUT_FRONT {
+        return Ok(Calibration::None {
+            reason: "no front-line card and too few named cards to fit the grid".into(),
+        });
+    }
+    // The anchor: the front-line card nearest the middle of the front line (it lies sideways), or
+    // the card nearest the middle of all.
+    let pool: Vec<usize> = if fronts.is_empty() {
+        (0..cards.len()).collect()
+    } else {
+        fronts.clone()
+    };
+    let centres: Vec<[f64; 2]> = pool
+        .iter()
+        .map(|&i| geometry::centroid(&quads[i]))
+        .collect();
+    let middle = geometry::centroid(&centres);
+    let Some(&anchor) = pool.iter().min_by(|&&a, &&b| {
+        let d = |i: usize| crate::detect::dist(geometry::centroid(&quads[i]), middle);
+        d(a).total_cmp(&d(b))
+    }) else {
+        return Ok(Calibration::None {
+            reason: "no named card".into(),
+        });
+    };
+    let anchor_turns = if fronts.is_empty() { 0 } else { 1 };
+    let Some(h) = lattice::fit(&BLITZ_LATTICE, &quads, anchor, anchor_turns)? else {
+        return Ok(Calibration::None {
+            reason: "degenerate anchor card".into(),
+        });
+    };
+    let candidates: Vec<Candidate> = (0..4u8)
+        .map(|k| place_grid(&geometry::mul(&lattice::quarter_turn(k), &h), cards, cols))
+        .collect();
+    let best = candidates.iter().map(Candidate::total).max().unwrap_or(0);
+    let tied: Vec<&Candidate> = candidates.iter().filter(|c| c.total() == best).collect();
+    let best_by_cards = candidates.iter().map(|c| c.score).max().unwrap_or(0);
+    let cards_alone_tell = candidates
+        .iter()
+        .filter(|c| c.score == best_by_cards)
+        .count()
+        == 1;
+    let image_down = [0.0, 1.0];
+    let towards = |c: &Candidate| allied_direction(&c.homography, cols);
+    let agree = |c: &Candidate, want: [f64; 2]| {
+        let d = towards(c);
+        d[0] * want[0] + d[1] * want[1]
+    };
+    let (chosen, from) = if tied.len() == 1 {
+        let from = if cards_alone_tell && tied[0].score == best_by_cards {
+            AlliedFrom::Cards
+        } else {
+            AlliedFrom::Remembered
+        };
+        (tied[0], from)
+    } else {
+        let (want, from) = match allied_towards {
+            Some(w) => (w, AlliedFrom::Asked),
+            None => (image_down, AlliedFrom::Guessed),
+        };
+        let Some(c) = tied
+            .iter()
+            .max_by(|a, b| agree(a, want).total_cmp(&agree(b, want)))
+        else {
+            return Ok(Calibration::None {
+                reason: "no grid fit".into(),
+            });
+        };
+        (*c, from)
+    };
+    let allied_side = AlliedSide {
+        from,
+        towards: towards(chosen),
+    };
+    Ok(if fronts.is_empty() {
+        Calibration::Cards {
+            named_cards: cards.len(),
+            homography: chosen.homography,
+            allied_side,
+        }
+    } else {
+        Calibration::FrontLine {
+            front_cards: fronts.len(),
+            homography: chosen.homography,
+            allied_side,
+        }
+    })
+}
+
+/// Shifts the turned lattice so cards seen before stay in their cells (when most agree), else so
+/// the front line is row 3 (or, without one, Allied cards lie near and Axis cards far) and the
+/// leftmost card is column 0; scores how well the cards agree.
+fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
+    let p = PITCH_MM;
+    let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
+        .iter()
+        .map(|c| {
+            let q = &c.corners;
+            (lattice::cell_of(h, q, p), lattice::turn_of(h, q), c.role)
+        })
+        .collect();
+    let offsets: Vec<(i32, i32)> = seen
+        .iter()
+        .zip(cards)
+        .filter_map(|(s, c)| {
+            c.last_cell
+                .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
+        })
+        .collect();
+    let from_memory = most_common(&offsets)
+        .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
+        .map(|(shift, _)| shift);
+    let front_rows: Vec<i32> = seen
+        .iter()
+        .filter(|s| s.2 == BlitzRole::FrontLine && s.1 % 2 == 1)
+        .map(|s| s.0 .1)
+        .collect();
+    let row_shift = match most_common(&front_rows) {
+        Some((row, _)) => FRONT_ROW - row,
+        None => {
+            let rows: Vec<(i32, BlitzRole)> = seen.iter().map(|s| (s.0 .1, s.2)).collect();
+            (-2 * BLITZ_ROWS..=2 * BLITZ_ROWS)
+                .max_by_key(|&shift| (side_score(&rows, shift), -shift.abs()))
+                .unwrap_or(0)
+        }
+    };
+    let col_shift = -seen.iter().map(|s| s.0 .0).min().unwrap_or(0);
+    let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
+    let remembered = seen
+        .iter()
+        .zip(cards)
+        .filter(|(s, c)| {
+            c.last_cell.is_some_and(|(col, row)| {
+                (col as i32, row as i32) == (s.0 .0 + col_shift, s.0 .1 + row_shift)
+            })
+        })
+        .count() as i32;
+    let mut score = 0;
+    for &((col, row), turn, role) in &seen {
+        let (col, row) = (col + col_shift, row + row_shift);
+        if (0..cols as i32).contains(&col) && (0..BLITZ_ROWS).contains(&row) {
+            score += 1;
+        }
+        score += match role {
+            BlitzRole::FrontLine => 3 * (turn % 2 == 1) as i32 + 2 * (row == FRONT_ROW) as i32,
+            BlitzRole::Allied | BlitzRole::Axis => {
+                let home = if role == BlitzRole::Allied { 0 } else { 2 };
+                let facing = match turn {
+                    t if t == home => 1,
+                    t if t % 2 == 0 => -1,
+                    _ => 0,
+                };
+                // Even turns (upright or inverted) are the rule; tapped units the exception.
+                facing + (turn % 2 == 0) as i32 + side_score(&[(row, role)], 0)
+            }
+            BlitzRole::Other => 0,
+        };
+    }
+    Candidate {
+        homography: lattice::shift_cells(h, col_shift, row_shift, p),
+        score,
+        remembered,
+    }
+}
+
+/// +2 for each Allied card on rows 0–2 and each Axis card on rows 4–6, −2 the other way round,
+/// rows shifted by `shift`; +1 for each card on the grid's rows.
+fn side_score(rows: &[(i32, BlitzRole)], shift: i32) -> i32 {
+    rows.iter()
+        .map(|&(row, role)| {
+            let row = row + shift;
+            let on = (0..BLITZ_ROWS).contains(&row) as i32;
+            let side = match role {
+                BlitzRole::Allied => (FRONT_ROW - row).signum() * 2,
+                BlitzRole::Axis => (row - FRONT_ROW).signum() * 2,
+                _ => 0,
+            };
+            on + side
+        })
+        .sum()
+}
+
+/// The value most often in `v` (the smallest of equals) and how often; `None` when empty.
+fn most_common<T: Ord + Copy>(v: &[T]) -> Option<(T, usize)> {
+    let mut sorted = v.to_vec();
+    sorted.sort();
+    let mut best: Option<(T, usize)> = None;
+    for chunk in sorted.chunk_by(|a, b| a == b) {
+        if best.is_none_or(|b| chunk.len() > b.1) {
+            best = Some((chunk[0], chunk.len()));
+        }
+    }
+    best
+}
+
+/// The image direction (unit vector) from the grid's middle toward the Allied side under the
+/// frame `h` (image → table mm).
+pub fn allied_direction(h: &H3, cols: u8) -> [f64; 2] {
+    let Some(inv) = geometry::invert(h) else {
+        return [0.0, 1.0];
+    };
+    let middle = [
+        cols as f64 * PITCH_MM / 2.0,
+        BLITZ_ROWS as f64 * PITCH_MM / 2.0,
+    ];
+    let a = geometry::apply(&inv, middle);
+    let b = geometry::apply(&inv, [middle[0], middle[1] - PITCH_MM]);
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let n = (dx * dx + dy * dy).sqrt();
+    if n > 0.0 {
+        [dx / n, dy / n]
+    } else {
+        [0.0, 1.0]
+    }
+}
