@@ -703,6 +703,9 @@ impl Eval {
                         eprintln!("scene {i} of {n}");
                     }
                 })?;
+                if let Some(out) = &report {
+                    vision::report::write_report(out, &outcomes, &[])?;
+                }
                 (vision::eval::summarise(&outcomes, seed), outcomes)
             }
             None => vision::report::evaluate(

@@ -234,3 +234,51 @@ fn the_grid_is_held_over_a_moved_camera_and_an_emptied_first_column() {
         .unwrap();
     assert!(!again.motion);
 }
+
+/// Four boards from the second compositor (models/detect/export_boards.py, seeds 699000–699003,
+/// no code shared with scene.rs): our faces on its tables, its camera anywhere round the table.
+#[test]
+fn boards_from_the_second_compositor_get_their_cells() {
+    let kit = common::kit();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boards");
+    let outcomes = vision::eval::run_dir(&kit.scanner, &dir, None, |_, _| {}).unwrap();
+    let s = summarise(&outcomes, 699000);
+    eprintln!("{s:#?}");
+    assert_eq!(outcomes.len(), 4);
+    assert!(s.visible_cards > 60);
+    assert!(
+        s.identity_accuracy >= 0.9,
+        "named {:.3}",
+        s.identity_accuracy
+    );
+    assert!(s.cell_accuracy >= 0.9, "cell {:.3}", s.cell_accuracy);
+    assert!(
+        s.orientation_accuracy >= 0.9,
+        "orientation {:.3}",
+        s.orientation_accuracy
+    );
+    assert!(
+        s.wrong_confident_rate <= 0.01,
+        "wrong {:.3}",
+        s.wrong_confident_rate
+    );
+}
+
+#[test]
+fn a_missing_or_broken_board_manifest_is_an_error_naming_it() {
+    let dir = std::env::temp_dir().join(format!("arbiter-boards-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = vision::eval::BoardManifest::load(&dir)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("manifest.json"), "{err}");
+    std::fs::write(dir.join("manifest.json"), "{\"scenes\": 3}").unwrap();
+    let err = vision::eval::BoardManifest::load(&dir)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("manifest.json") && err.contains("not a board manifest"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
