@@ -381,8 +381,10 @@ fn score_scene(
         if !truth.findable {
             continue;
         }
-        let mut c = Tally::default();
-        c.cards = 1;
+        let mut c = Tally {
+            cards: 1,
+            ..Tally::default()
+        };
         let is_unknown = unknown.contains(truth.id.as_str());
         c.unknown = is_unknown as u64;
         match hit {

@@ -44,6 +44,10 @@ fn px(c: &[[f64; 2]; 4]) -> [[f32; 2]; 4] {
     c.map(|p| [p[0] as f32, p[1] as f32])
 }
 
+type Corners = [[f64; 2]; 4];
+/// The nearest enrolled card, its cosine and its lead over the runner-up.
+type Seen = (String, f32, f32);
+
 /// Names a detected card: each candidate turn is embedded, the closest enrolled card wins, and the
 /// model's thresholds decide whether it is named.
 pub fn name_card(
@@ -51,7 +55,8 @@ pub fn name_card(
     image: &Mat,
     card: &DetectedCard,
 ) -> Result<NamedCard, VisionError> {
-    let mut best: Option<([[f64; 2]; 4], (String, f32, f32))> = None;
+    // The corners of the best turn so far and what the model saw there.
+    let mut best: Option<(Corners, Seen)> = None;
     for turn in candidate_turns(&card.corners) {
         let corners = turned(&card.corners, turn);
         if let Some(seen) = learned.assess(image, &px(&corners))? {

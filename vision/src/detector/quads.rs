@@ -145,8 +145,7 @@ pub fn core_quads(
         }
     }
     let mut out = Vec::new();
-    for label in 1..cores.pixels.len() {
-        let (pixels, sum) = (cores.pixels[label], cores.sums[label]);
+    for (label, (&pixels, &sum)) in cores.pixels.iter().zip(&cores.sums).enumerate().skip(1) {
         if !significant(label) {
             continue;
         }
@@ -279,6 +278,39 @@ pub fn grow_quad(core: &[[f64; 2]; 4], share: f64) -> [[f64; 2]; 4] {
     [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p))
 }
 
+/// The rectangle turned by `angle` (radians) that holds `outline`, grown by half a pixel and then
+/// back from a core of `share` to its card; clockwise on screen.
+pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, share: f64) -> Option<[[f64; 2]; 4]> {
+    if outline.len() < 3 {
+        return None;
+    }
+    let (u, v) = ([angle.cos(), angle.sin()], [-angle.sin(), angle.cos()]);
+    let dot = |p: &[f64; 2], a: [f64; 2]| p[0] * a[0] + p[1] * a[1];
+    let (mut u0, mut u1, mut v0, mut v1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for p in outline {
+        u0 = u0.min(dot(p, u));
+        u1 = u1.max(dot(p, u));
+        v0 = v0.min(dot(p, v));
+        v1 = v1.max(dot(p, v));
+    }
+    let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
+    let (hu, hv) = (
+        ((u1 - u0) / 2.0 + HALF_PIXEL) / share,
+        ((v1 - v0) / 2.0 + HALF_PIXEL) / share,
+    );
+    let at = |a: f64, b: f64| [u[0] * a + v[0] * b, u[1] * a + v[1] * b];
+    let mut q = [
+        at(cu - hu, cv - hv),
+        at(cu + hu, cv - hv),
+        at(cu + hu, cv + hv),
+        at(cu - hu, cv + hv),
+    ];
+    if signed_area(&q) < 0.0 {
+        q.reverse();
+    }
+    Some(q)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,37 +397,4 @@ mod tests {
     fn a_wrong_sized_map_is_an_error() {
         assert!(core_quads(&[0.0; 10], &[0.0; 16], 4, 4, &DetectorOptions::default()).is_err());
     }
-}
-
-/// The rectangle turned by `angle` (radians) that holds `outline`, grown by half a pixel and then
-/// back from a core of `share` to its card; clockwise on screen.
-pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, share: f64) -> Option<[[f64; 2]; 4]> {
-    if outline.len() < 3 {
-        return None;
-    }
-    let (u, v) = ([angle.cos(), angle.sin()], [-angle.sin(), angle.cos()]);
-    let dot = |p: &[f64; 2], a: [f64; 2]| p[0] * a[0] + p[1] * a[1];
-    let (mut u0, mut u1, mut v0, mut v1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for p in outline {
-        u0 = u0.min(dot(p, u));
-        u1 = u1.max(dot(p, u));
-        v0 = v0.min(dot(p, v));
-        v1 = v1.max(dot(p, v));
-    }
-    let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
-    let (hu, hv) = (
-        ((u1 - u0) / 2.0 + HALF_PIXEL) / share,
-        ((v1 - v0) / 2.0 + HALF_PIXEL) / share,
-    );
-    let at = |a: f64, b: f64| [u[0] * a + v[0] * b, u[1] * a + v[1] * b];
-    let mut q = [
-        at(cu - hu, cv - hv),
-        at(cu + hu, cv - hv),
-        at(cu + hu, cv + hv),
-        at(cu - hu, cv + hv),
-    ];
-    if signed_area(&q) < 0.0 {
-        q.reverse();
-    }
-    Some(q)
 }

@@ -12,7 +12,7 @@ fn new_game(seed: u64, four: bool, catalogue: Arc<Catalogue>) -> State {
     use Faction::*;
     let players = if four {
         vec![Us, Ss, Uk, Wh]
-    } else if seed % 2 == 0 {
+    } else if seed.is_multiple_of(2) {
         vec![Us, Ss]
     } else {
         vec![Wh, Uk]
