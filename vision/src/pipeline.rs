@@ -441,11 +441,16 @@ impl Scanner {
                         None,
                     ),
                 };
+                let to_owner = match (&f.card, calibration.homography()) {
+                    (Some(id), Some(_)) => orientation.turned(self.table.owner_turns(id, cell)),
+                    _ => orientation,
+                };
                 ObservedCard {
                     card: f.card,
                     corners: f.corners.map(|p| [p[0] as f32, p[1] as f32]),
                     center: [centre[0] as f32, centre[1] as f32],
                     orientation,
+                    to_owner,
                     cell,
                     covered: f.covered,
                     confidence: f.confidence,

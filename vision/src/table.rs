@@ -27,6 +27,18 @@ pub trait TableLayout: Send + Sync {
         true
     }
 
+    /// Quarter turns from the table's frame to the owner's view of card `id` lying in `cell` (2 for
+    /// a card of the player across the table: a Duel unit in a far 陣地, by default).
+    fn owner_turns(&self, _id: &str, cell: Option<Cell>) -> u8 {
+        match cell {
+            Some(Cell::Duel {
+                side: DuelSide::Far,
+                ..
+            }) => 2,
+            _ => 0,
+        }
+    }
+
     /// The frame and grid from the named cards when no mat was seen; `None` when this game places
     /// cards only with its mat. `allied_towards`: the players' answer to which side is whose.
     fn frame_from_cards(

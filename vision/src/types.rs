@@ -42,6 +42,15 @@ impl Orientation {
         }
     }
 
+    fn upright() -> Orientation {
+        Orientation::Upright
+    }
+
+    /// Turned by `turns` more quarter turns clockwise.
+    pub fn turned(self, turns: u8) -> Orientation {
+        Orientation::from_quarter_turns((self.quarter_turns() + turns) % 4)
+    }
+
     pub fn from_quarter_turns(turns: u8) -> Orientation {
         match turns % 4 {
             0 => Orientation::Upright,
@@ -171,6 +180,11 @@ pub struct ObservedCard {
     pub corners: [[f32; 2]; 4],
     pub center: [f32; 2],
     pub orientation: Orientation,
+    /// The orientation as its owner sees it (an Axis card upright to the Axis player is
+    /// `upright` here, `inverted` above); the same as `orientation` for cards nobody owns, and
+    /// when no table frame was fitted.
+    #[serde(default = "Orientation::upright")]
+    pub to_owner: Orientation,
     pub cell: Option<Cell>,
     /// Part of the card is hidden (by a hand, a sleeve or another card).
     pub covered: bool,

@@ -282,3 +282,29 @@ fn a_missing_or_broken_board_manifest_is_an_error_naming_it() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Orientation as each card's owner sees it: an Axis card upright to the Axis player (inverted in
+/// the table's frame) is upright to its owner, whichever side the camera watches from.
+#[test]
+fn orientation_to_the_owner_turns_axis_cards_round() {
+    let kit = common::kit();
+    let opts = no_mat(Placement::End, 4);
+    let scene = kit.renderer.render(3700, &opts).unwrap();
+    let obs = kit.scanner.scan(&scene.image, 0).unwrap();
+    let mut checked = 0;
+    for c in obs.cards.iter().filter(|c| c.card.is_some()) {
+        let id = c.card.as_deref().unwrap();
+        let axis = id.starts_with("ss-") || id.starts_with("wh-");
+        let want = if axis {
+            c.orientation.turned(2)
+        } else {
+            c.orientation
+        };
+        assert_eq!(c.to_owner, want, "{id}");
+        if axis && c.orientation == Orientation::Inverted {
+            assert_eq!(c.to_owner, Orientation::Upright);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} Axis cards checked");
+}

@@ -325,6 +325,7 @@ mod tests {
             ],
             center,
             orientation: Orientation::Upright,
+            to_owner: Orientation::Upright,
             cell: Some(Cell::Blitz { col: 0, row: 0 }),
             covered,
             confidence: 0.9,

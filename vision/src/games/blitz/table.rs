@@ -58,6 +58,13 @@ impl TableLayout for BlitzTable {
         })
     }
 
+    fn owner_turns(&self, id: &str, _cell: Option<crate::Cell>) -> u8 {
+        match self.role(id) {
+            BlitzRole::Axis => 2,
+            _ => 0,
+        }
+    }
+
     fn frame_from_cards(
         &self,
         named: &[NamedCard],

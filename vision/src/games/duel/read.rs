@@ -199,6 +199,7 @@ mod tests {
             corners: [at; 4],
             center: at,
             orientation: o,
+            to_owner: o,
             cell,
             covered: false,
             confidence: 0.9,
