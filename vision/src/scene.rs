@@ -301,21 +301,6 @@ impl SceneRenderer {
         }
     }
 
-    /// The camera moved to one of `placements`, drawn from its own stream so the layout stays the
-    /// seed's.
-    fn placed_camera(mut p: SceneParams, placements: &[Placement]) -> SceneParams {
-        if placements.is_empty() {
-            return p;
-        }
-        let mut rng = ChaCha8Rng::seed_from_u64(p.seed ^ CAMERA_STREAM);
-        p.placement = placements[rng.random_range(0..placements.len())];
-        if let Some((yaw, tilt)) = p.placement.draw(&mut rng) {
-            p.yaw_deg = yaw;
-            p.tilt_deg = tilt;
-        }
-        p
-    }
-
     /// The seed's camera made harder; drawn from its own stream so the layout stays the seed's.
     fn stressed(mut p: SceneParams, stress: Option<Stress>) -> SceneParams {
         p.stress = stress;
@@ -509,7 +494,7 @@ impl SceneRenderer {
 
     pub fn render(&self, seed: u64, opts: &SceneOptions) -> Result<Scene, VisionError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let params = Self::placed_camera(self.draw_params(seed, &mut rng, opts), &opts.placements);
+        let params = place_camera(self.draw_params(seed, &mut rng, opts), &opts.placements);
         let params = Self::stressed(params, opts.stress);
         let layout_mat = MatLayout::blitz(params.cols);
         let (grid_w, grid_h) = (layout_mat.width_mm(), layout_mat.height_mm());
@@ -633,6 +618,21 @@ impl SceneRenderer {
             },
         })
     }
+}
+
+/// The camera of `p` moved to one of `placements` (none: left where it is), drawn from its own
+/// stream so the layout stays the seed's.
+pub fn place_camera(mut p: SceneParams, placements: &[Placement]) -> SceneParams {
+    if placements.is_empty() {
+        return p;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(p.seed ^ CAMERA_STREAM);
+    p.placement = placements[rng.random_range(0..placements.len())];
+    if let Some((yaw, tilt)) = p.placement.draw(&mut rng) {
+        p.yaw_deg = yaw;
+        p.tilt_deg = tilt;
+    }
+    p
 }
 
 /// Pastes a face centred at `centre` (table px), turned clockwise by `angle_deg`; returns the face's

@@ -157,6 +157,30 @@ mod tests {
 
     const FLOOR: (f64, f64, f64, f64) = (0.95, 0.95, 0.95, 0.9);
 
+    /// With the mat, its markers give the 陣地 wherever the camera stands: at the side, behind
+    /// either player, overhead or anywhere round the table.
+    #[test]
+    fn duel_table_with_the_mat_from_any_side() {
+        use crate::scene::Placement;
+        let cat = Catalogue::demo();
+        let renderer = DuelSceneRenderer::new(&cat).expect("renderer");
+        let scanner = duel_scanner(&cat).expect("scanner");
+        for placement in Placement::ANY {
+            let opts = DuelSceneOptions {
+                aruco_mat: Some(true),
+                hand: Some(false),
+                placements: vec![placement],
+                ..DuelSceneOptions::default()
+            };
+            let outcomes = run(&renderer, &scanner, 940, 3, &opts, |_, _, _| {}).expect("scenes");
+            let s = summarise(&outcomes, 940);
+            eprintln!("{placement:?}: {s:#?}");
+            assert!(s.visible_cards >= 12, "{placement:?}: {s:?}");
+            assert!(s.slot >= 0.9, "{placement:?}: slot {:.3}", s.slot);
+            assert!(s.tapped >= 0.9, "{placement:?}: tapped {:.3}", s.tapped);
+        }
+    }
+
     /// A laid table rendered and read back: units in their 陣地 (one tapped), territories on the
     /// right side in order, the card back as face down, tapped territories as tapped.
     #[test]

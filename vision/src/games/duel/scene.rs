@@ -89,6 +89,8 @@ pub struct DuelSceneOptions {
     pub layout: Option<Vec<LaidCard>>,
     /// Face up/down camera conditions kept mild (for scripted demo frames).
     pub gentle: bool,
+    /// Where the camera may stand, one drawn per scene (empty: behind the near player).
+    pub placements: Vec<crate::scene::Placement>,
 }
 
 /// Keeps every face (and the back) pre-scaled to table resolution.
@@ -239,7 +241,8 @@ impl DuelSceneRenderer {
 
     pub fn render(&self, seed: u64, opts: &DuelSceneOptions) -> Result<DuelScene, VisionError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let params = self.params(seed, &mut rng, opts);
+        let params =
+            crate::scene::place_camera(self.params(seed, &mut rng, opts), &opts.placements);
         let s = TABLE_PX_PER_MM;
         let (mut table, mm_to_table) = table_canvas(
             &mut rng,
