@@ -71,7 +71,8 @@ enum Cmd {
     /// At the table: read each seat's face-up intelligence with the camera, keep the tally and
     /// announce deaths and possible victories (the panel also rules on transmission chains).
     Table(TableArgs),
-    /// Write the printable faces (one PNG per face kind) and A4 sheets of the whole deck.
+    /// Write the printable faces (one PNG per face kind), A4 sheets of the whole deck and the seat
+    /// cards.
     Print {
         #[arg(long)]
         out: PathBuf,
@@ -269,12 +270,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
             let written = vision::games::message::write_print_set(&cat, &out)?;
             let faces = vision::games::message::faces(&cat);
+            let seat_files = written
+                .iter()
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("seat"))
+                })
+                .count();
             println!(
-                "{} files in {}: {} faces (one per printed face; copies share it) and {} A4 sheets of the {}-card deck",
+                "{} files in {}: {} faces (one per printed face; copies share it), {} A4 sheets of the {}-card deck, and the seat cards (seat-1.png … seat-9.png and their sheet: lay each in front of its player and the seats follow the camera)",
                 written.len(),
                 out.display(),
                 faces.len(),
-                written.len() - faces.len(),
+                written.len() - faces.len() - seat_files,
                 cat.deck.cards.len()
             );
             Ok(ExitCode::SUCCESS)
@@ -572,6 +580,10 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let mut session = TableSession::new(regions, profile);
     let mut ms = Vec::new();
     while let Some(frame) = feed.next(&session.regions)? {
+        // Seat cards in view: the regions follow them (the count so far stays).
+        if let Some(r) = &frame.regions_from_seat_cards {
+            session.regions = r.clone();
+        }
         let [w, h] = session.regions.image_size;
         let (fw, fh) = (frame.image.cols() as u32, frame.image.rows() as u32);
         if (w, h) != (0, 0) && (w, h) != (fw, fh) {

@@ -4,10 +4,12 @@
 use anyhow::Context;
 use message::Catalogue;
 use opencv::core::Mat;
+use opencv::prelude::*;
 use std::path::Path;
 use vision::games::message::{
-    layout_from_colours, message_scanner, read_seats, MessageFace, MessageSceneOptions,
-    MessageSceneRenderer, SeatCard, SeatRegions,
+    find_seat_markers, layout_from_colours, message_scanner, read_seats, regions_from_markers,
+    without_seat_cards, MessageFace, MessageSceneOptions, MessageSceneRenderer, SeatCard,
+    SeatRegions,
 };
 use vision::source::{Frame, FrameSource};
 use vision::Scanner;
@@ -19,6 +21,9 @@ pub struct TableFrame {
     /// BGR.
     pub image: Mat,
     pub cards: Vec<SeatCard>,
+    /// The seat regions this frame was read against when the seat cards gave them (every seat's
+    /// card seen); `None`: the regions drawn for the camera.
+    pub regions_from_seat_cards: Option<SeatRegions>,
     pub scan_ms: f64,
 }
 
@@ -157,7 +162,8 @@ impl TableFeed {
         })
     }
 
-    /// The next frame read against `regions`; `Ok(None)` when the source ends.
+    /// The next frame read against the seat cards' regions when every one of `regions`' seats has
+    /// its seat card in view, else against `regions`; `Ok(None)` when the source ends.
     pub fn next(&mut self, regions: &SeatRegions) -> anyhow::Result<Option<TableFrame>> {
         let Some(frame) = self.source.next_frame()? else {
             return Ok(None);
@@ -167,12 +173,20 @@ impl TableFeed {
             .scanner
             .scan(&frame.image, frame.index)
             .with_context(|| frame.origin.clone())?;
-        let cards = read_seats(&obs, &frame.image, regions, &self.faces)?;
+        let mut gray = Mat::default();
+        opencv::imgproc::cvt_color(&frame.image, &mut gray, opencv::imgproc::COLOR_BGR2GRAY, 0)?;
+        let markers = find_seat_markers(&gray).with_context(|| frame.origin.clone())?;
+        let size = [frame.image.cols() as u32, frame.image.rows() as u32];
+        let from_cards = regions_from_markers(&markers, regions.seats.len(), size);
+        let used = from_cards.as_ref().unwrap_or(regions);
+        let cards =
+            without_seat_cards(read_seats(&obs, &frame.image, used, &self.faces)?, &markers);
         Ok(Some(TableFrame {
             index: frame.index,
             origin: frame.origin,
             image: frame.image,
             cards,
+            regions_from_seat_cards: from_cards,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
         }))
     }

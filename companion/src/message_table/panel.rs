@@ -119,6 +119,10 @@ impl MessageTableApp {
         };
         match feed.next(&self.session.regions) {
             Ok(Some(frame)) => {
+                // Seat cards in view: the regions follow them (the count so far stays).
+                if let Some(r) = &frame.regions_from_seat_cards {
+                    self.session.regions = r.clone();
+                }
                 if let Some((size, rgb)) = crate::live::vision_feed::rgb(&frame.image) {
                     self.set_image(size, rgb);
                 }

@@ -3,6 +3,7 @@
 
 mod eval;
 mod faces;
+mod markers;
 mod read;
 mod scene;
 mod seats;
@@ -13,6 +14,10 @@ pub use eval::{
 pub use faces::{
     colour_bgr, colour_en, colour_zh, design, face_of, faces, reference_set, render, render_faces,
     write_print_set, MessageFace,
+};
+pub use markers::{
+    find_seat_markers, regions_from_markers, render_seat_card, without_seat_cards, SeatMarker,
+    FIRST_SEAT_MARKER,
 };
 pub use read::{read_colour, read_seats, SeatCard};
 pub use scene::{

@@ -161,8 +161,9 @@ pub fn reference_set(rendered: &[(String, Mat)]) -> Result<ReferenceSet, VisionE
     ReferenceSet::from_faces(rendered.iter().map(|(id, m)| (id.as_str(), m)))
 }
 
-/// Writes one PNG per face (named by id) and A4 sheets holding every physical copy of the deck
-/// (81 cards, nine a page). Returns the files written.
+/// Writes one PNG per face (named by id), A4 sheets holding every physical copy of the deck (81
+/// cards, nine a page), and the nine seat cards (`seat-N.png` and their sheet). Returns the files
+/// written.
 pub fn write_print_set(cat: &Catalogue, out: &Path) -> Result<Vec<PathBuf>, VisionError> {
     std::fs::create_dir_all(out).map_err(|e| VisionError::io(out, e))?;
     let faces = faces(cat);
@@ -183,6 +184,17 @@ pub fn write_print_set(cat: &Catalogue, out: &Path) -> Result<Vec<PathBuf>, Visi
         write_png(&path, &sheet(chunk)?)?;
         written.push(path);
     }
+    let seat_cards = (0..super::markers::MAX_SEATS)
+        .map(|s| super::markers::render_seat_card(s, crate::face::PX_PER_MM))
+        .collect::<Result<Vec<Mat>, _>>()?;
+    for (s, card) in seat_cards.iter().enumerate() {
+        let path = out.join(format!("seat-{}.png", s + 1));
+        write_png(&path, card)?;
+        written.push(path);
+    }
+    let path = out.join("seat-cards-sheet.png");
+    write_png(&path, &sheet(&seat_cards.iter().collect::<Vec<_>>())?)?;
+    written.push(path);
     Ok(written)
 }
 

@@ -29,6 +29,8 @@ use std::f64::consts::{PI, TAU};
 
 /// Room along a seat's arc for its row of cards (mm): rows wider than this are fanned.
 const ROW_SHARE: f64 = 0.8;
+/// Where a seat card lies: this far (mm) beyond the middle of its seat's row, toward the player.
+const SEAT_CARD_OUT_MM: f64 = 100.0;
 /// Centre-to-centre pitch of a row laid side by side (a little gap between cards).
 const SIDE_BY_SIDE: f64 = CARD_W_MM + 6.0;
 
@@ -80,6 +82,10 @@ pub struct MessageSceneOptions {
     pub frame: u64,
     /// Lay only the first `shown` cards in the order they were received (one per seat in turn).
     pub shown: Option<usize>,
+    /// Lay each seat's printed seat card (its ArUco marker) in front of the seat's row.
+    pub seat_cards: bool,
+    /// Where the camera may stand, one drawn per scene (empty: beside seat 1).
+    pub placements: Vec<crate::scene::Placement>,
 }
 
 /// Keeps every face pre-scaled to table resolution.
@@ -252,7 +258,7 @@ impl MessageSceneRenderer {
 
     pub fn render(&self, seed: u64, o: &MessageSceneOptions) -> Result<MessageScene, VisionError> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut params = self.params(seed, &mut rng, o);
+        let mut params = crate::scene::place_camera(self.params(seed, &mut rng, o), &o.placements);
         let layout = match &o.layout {
             Some(l) => l.clone(),
             None => {
@@ -267,8 +273,9 @@ impl MessageSceneRenderer {
             )));
         }
         let (a, b) = oval(seats);
-        // The frame: the table with its rows and the players' edge.
-        let (fx, fy) = (a + 90.0, b + 90.0);
+        // The frame: the table with its rows and the players' edge (and the seat cards beyond).
+        let out = if o.seat_cards { SEAT_CARD_OUT_MM } else { 0.0 };
+        let (fx, fy) = (a + 90.0 + out, b + 90.0 + out);
         let (tx, ty) = (fx + 380.0, fy + 320.0);
         let (mut table, mm_to_table) =
             table_canvas(&mut rng, params.background, [-tx, ty], 2.0 * tx, 2.0 * ty)?;
@@ -332,6 +339,25 @@ impl MessageSceneRenderer {
             placed.push((seat, k, poly));
         }
         let overlapped = overlaps(&table, &placed)?;
+        if o.seat_cards {
+            for seat in 0..seats {
+                let theta = seat_angle(seat, seats);
+                let row = on_oval(a, b, theta, 1.0);
+                let r = (row[0] * row[0] + row[1] * row[1]).sqrt().max(1.0);
+                let c = [
+                    row[0] + SEAT_CARD_OUT_MM * row[0] / r,
+                    row[1] + SEAT_CARD_OUT_MM * row[1] / r,
+                ];
+                let phi = (-c[1]).atan2(-c[0]) - PI / 2.0;
+                let card = super::markers::render_seat_card(seat, TABLE_PX_PER_MM)?;
+                paste_card(
+                    &mut table,
+                    &card,
+                    geometry::apply(&mm_to_table, c),
+                    -phi.to_degrees(),
+                )?;
+            }
+        }
 
         let mut frame_rng = ChaCha8Rng::seed_from_u64(
             seed ^ (o.frame.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15),
