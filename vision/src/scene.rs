@@ -154,6 +154,30 @@ pub struct Scene {
     pub truth: SceneTruth,
 }
 
+impl SceneTruth {
+    /// The cards that lie on nothing and under nothing, as a layout to lay the same table again
+    /// (another camera, some cards taken away).
+    pub fn loose_cards(&self) -> Vec<LaidCard> {
+        self.cards
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| {
+                t.on_top_of.is_none() && !self.cards.iter().any(|o| o.on_top_of == Some(*i))
+            })
+            .filter_map(|(_, t)| match t.cell {
+                Cell::Blitz { col, row } => Some(LaidCard {
+                    card: t.card.clone(),
+                    col,
+                    row,
+                    orientation: t.orientation,
+                    on_top_of: None,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// Options for drawing scenes; `None` fields are drawn at random from the seed.
 #[derive(Clone, Debug, Default)]
 pub struct SceneOptions {

@@ -157,28 +157,6 @@ fn only_front_line_cards_ask_which_side_is_allied() {
     assert!(answered.cards.iter().all(|c| c.cell_ok), "{answered:?}");
 }
 
-/// The laid cards of a rendered scene (stacked cards left out), to lay the same table again.
-fn laid(truth: &vision::scene::SceneTruth) -> Vec<LaidCard> {
-    truth
-        .cards
-        .iter()
-        .enumerate()
-        .filter(|(i, t)| {
-            t.on_top_of.is_none() && !truth.cards.iter().any(|o| o.on_top_of == Some(*i))
-        })
-        .filter_map(|(_, t)| match t.cell {
-            vision::Cell::Blitz { col, row } => Some(LaidCard {
-                card: t.card.clone(),
-                col,
-                row,
-                orientation: t.orientation,
-                on_top_of: None,
-            }),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The camera is moved and the first column's cards are taken away: on its own the fit would call
 /// the second column the first; remembering where the other cards lay keeps every cell.
 #[test]
@@ -189,7 +167,7 @@ fn the_grid_is_held_over_a_moved_camera_and_an_emptied_first_column() {
         ..no_mat(Placement::Side, 4)
     };
     let first = kit.renderer.render(3500, &start).unwrap();
-    let all = laid(&first.truth);
+    let all = first.truth.loose_cards();
     assert!(all.len() > 15, "{} cards", all.len());
     let mut memory = vision::memory::TableMemory::new();
     let opts = SceneOptions {

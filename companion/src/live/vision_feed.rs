@@ -381,24 +381,7 @@ mod tests {
         };
         let first = renderer.render(3600, &base).unwrap();
         let truth = &first.truth;
-        let all: Vec<LaidCard> = truth
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(i, t)| {
-                t.on_top_of.is_none() && !truth.cards.iter().any(|o| o.on_top_of == Some(*i))
-            })
-            .filter_map(|(_, t)| match t.cell {
-                Cell::Blitz { col, row } => Some(LaidCard {
-                    card: t.card.clone(),
-                    col,
-                    row,
-                    orientation: t.orientation,
-                    on_top_of: None,
-                }),
-                _ => None,
-            })
-            .collect();
+        let all = truth.loose_cards();
         let gone: Vec<String> = all
             .iter()
             .filter(|l| l.col == 0)

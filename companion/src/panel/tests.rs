@@ -11,15 +11,20 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use std::sync::Arc;
 
-fn app_at_deploy() -> BlitzApp {
-    let header = Header {
+/// US against SS at a real table (hands hidden), seed 3.
+fn two_player_header() -> Header {
+    Header {
         game: "blitz".into(),
         players: vec![Faction::Us, Faction::Ss],
         seed: 3,
         profile: Profile::default(),
         stacked_decks: vec![],
         hidden_hands: true,
-    };
+    }
+}
+
+fn app_at_deploy() -> BlitzApp {
+    let header = two_player_header();
     let mut session = Session::new(header, Arc::new(Catalogue::demo()), None).unwrap();
     for a in [
         Action::Keep,
@@ -193,14 +198,7 @@ fn the_panel_asks_which_side_is_allied_when_the_cards_cannot_tell() {
     let dir = std::env::temp_dir().join(format!("arbiter-allied-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let journal = dir.join("game.jsonl");
-    let header = Header {
-        game: "blitz".into(),
-        players: vec![Faction::Us, Faction::Ss],
-        seed: 3,
-        profile: Profile::default(),
-        stacked_decks: vec![],
-        hidden_hands: true,
-    };
+    let header = two_player_header();
     let catalogue = Arc::new(catalogue);
     let session = Session::new(header, catalogue.clone(), Some(&journal)).unwrap();
     let app = BlitzApp::new(
