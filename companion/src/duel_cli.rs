@@ -99,6 +99,9 @@ enum Cmd {
         seed: u64,
         #[arg(long, default_value_t = 100)]
         scenes: usize,
+        /// Where the camera stands (as for `arbiter eval-vision --camera`).
+        #[arg(long, value_enum, default_value = "allied")]
+        camera: crate::vision_cli::CameraArg,
     },
 }
 
@@ -139,7 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out,
             script,
         } => table::render_scene(seed, count, &out, script),
-        Cmd::EvalTable { seed, scenes } => table::eval(seed, scenes),
+        Cmd::EvalTable {
+            seed,
+            scenes,
+            camera,
+        } => table::eval(seed, scenes, camera.placements()),
         Cmd::CheckDeck {
             file,
             catalogue,

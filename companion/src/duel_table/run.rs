@@ -139,7 +139,11 @@ pub fn render_scene(seed: u64, count: u64, out: &Path, script: bool) -> anyhow::
 }
 
 /// Reads `scenes` random scenes and prints the accuracy summary (JSON).
-pub fn eval(seed: u64, scenes: usize) -> anyhow::Result<ExitCode> {
+pub fn eval(
+    seed: u64,
+    scenes: usize,
+    placements: Vec<vision::scene::Placement>,
+) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
     let scanner = duel_scanner(&cat)?;
@@ -148,7 +152,10 @@ pub fn eval(seed: u64, scenes: usize) -> anyhow::Result<ExitCode> {
         &scanner,
         seed,
         scenes,
-        &DuelSceneOptions::default(),
+        &DuelSceneOptions {
+            placements,
+            ..DuelSceneOptions::default()
+        },
         |_, _, _| {},
     )?;
     let summary = vision::games::duel::summarise(&outcomes, seed);
