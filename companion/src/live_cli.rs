@@ -70,6 +70,10 @@ pub struct PlayArgs {
     /// The table has the printed ArUco play-mat (otherwise the grid is fitted from the front line).
     #[arg(long)]
     pub mat: bool,
+    /// Which edge of the camera picture the Allied player sits at, for when the cards cannot tell
+    /// (otherwise the panel asks); kept in the journal.
+    #[arg(long, value_enum)]
+    pub allied_side: Option<crate::live::allied::ImageEdge>,
     #[command(flatten)]
     pub identifier: crate::vision_cli::IdentifierChoice,
 }
@@ -120,6 +124,10 @@ impl<F: Feed> Feed for Primed<F> {
 
     fn describe(&self) -> String {
         self.inner.describe()
+    }
+
+    fn set_allied_towards(&mut self, towards: [f64; 2]) {
+        self.inner.set_allied_towards(towards);
     }
 }
 
@@ -297,6 +305,13 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             runner_cols(&session),
             &args.identifier,
         )?);
+    }
+    let mut session = session;
+    if let Some(edge) = args.allied_side {
+        session.set_allied_edge(edge);
+    }
+    if let (Some(edge), Some(feed)) = (session.allied_edge, feed.as_mut()) {
+        feed.set_allied_towards(edge.towards());
     }
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if args.headless || !display_present() {

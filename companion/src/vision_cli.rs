@@ -189,6 +189,9 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         identifier: IdentifierChoice,
+        /// Which edge of the picture the Allied player sits at, for when the cards cannot tell.
+        #[arg(long, value_enum)]
+        allied_side: Option<crate::live::allied::ImageEdge>,
         #[arg(required = true)]
         images: Vec<PathBuf>,
     },
@@ -324,8 +327,16 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             refs,
             json,
             identifier,
+            allied_side,
             images,
-        } => scan(game, mat, players, refs, json, &identifier, images),
+        } => {
+            let table = TableSetup {
+                mat,
+                players,
+                allied_towards: allied_side.map(|e| e.towards()),
+            };
+            scan(game, table, refs, json, &identifier, images)
+        }
         Command::Enroll {
             game,
             id,
@@ -474,9 +485,16 @@ fn print(game: GameName, out: PathBuf) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn scanner(
+/// How the scanned table is laid out: the mat or not, how many players, and (when the cards
+/// cannot tell) where the Allied side is in the picture.
+struct TableSetup {
     mat: bool,
     players: u8,
+    allied_towards: Option<[f64; 2]>,
+}
+
+fn scanner(
+    table: &TableSetup,
     refs: Option<PathBuf>,
     identifier: &IdentifierChoice,
 ) -> anyhow::Result<vision::Scanner> {
@@ -516,8 +534,9 @@ fn scanner(
         );
     }
     let options = vision::ScannerOptions {
-        use_mat: mat,
-        cols: if players >= 4 { 5 } else { 4 },
+        use_mat: table.mat,
+        cols: if table.players >= 4 { 5 } else { 4 },
+        allied_towards: table.allied_towards,
         ..Default::default()
     };
     identifier.with_detector(vision::Scanner::with_refs(&cat, set, options).with_identifier(chosen))
@@ -525,15 +544,14 @@ fn scanner(
 
 fn scan(
     game: GameName,
-    mat: bool,
-    players: u8,
+    table: TableSetup,
     refs: Option<PathBuf>,
     json: bool,
     identifier: &IdentifierChoice,
     images: Vec<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     blitz_only(game)?;
-    let scanner = scanner(mat, players, refs, identifier)?;
+    let scanner = scanner(&table, refs, identifier)?;
     let mut source = vision::source::ImageFiles::new(&images)?;
     use vision::source::FrameSource;
     while let Some(frame) = source.next_frame()? {

@@ -350,7 +350,8 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
 #[test]
 fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it() {
     let dir = temp_dir("deck-bad");
-    let scene = any_cards().join("scenes/599001.jpg");
+    // A photo of one card where the ids ask for a 3×3 block.
+    let scene = any_cards().join("enrol/gradient_frame-021-01.jpg");
     let (ok, text) = crate::cli::run_combined(&[
         "enroll-deck",
         "--ids",
@@ -361,9 +362,45 @@ fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it
     ]);
     assert!(!ok, "nothing enrolled must fail: {text}");
     assert!(
-        text.contains("599001.jpg") && text.contains("not enrolled"),
+        text.contains("gradient_frame-021-01.jpg") && text.contains("not enrolled"),
         "{text}"
     );
     assert!(text.contains("missing:"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--allied-side` is only the players' answer for when the cards cannot tell: on a board whose
+/// cards say which side is Allied (a second compositor's board, camera anywhere) it changes nothing.
+#[test]
+fn scan_allied_side_does_not_override_what_the_cards_tell() {
+    let board = crate::cli::root().join("vision/tests/fixtures/boards/scenes/699000.jpg");
+    let board = board.to_str().unwrap();
+    let plain = crate::cli::run(&["scan", "--game", "blitz", "--json", board]);
+    let told = crate::cli::run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--json",
+        "--allied-side",
+        "left",
+        board,
+    ]);
+    assert!(plain.status.success() && told.status.success());
+    let cells = |out: &std::process::Output| -> (String, Vec<String>) {
+        let v: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap())
+                .unwrap();
+        let obs = &v["observation"];
+        let from = obs["calibration"]["allied_side"]["from"].to_string();
+        let cells = obs["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| format!("{} {}", c["card"], c["cell"]))
+            .collect();
+        (from, cells)
+    };
+    let (from, a) = cells(&plain);
+    assert_eq!(from, "\"cards\"");
+    assert_eq!(cells(&told).1, a);
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum ImageEdge {
     Bottom,
@@ -36,20 +36,6 @@ impl ImageEdge {
             ImageEdge::Top => "上 Top",
             ImageEdge::Left => "左 Left",
             ImageEdge::Right => "右 Right",
-        }
-    }
-}
-
-impl std::str::FromStr for ImageEdge {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "bottom" => Ok(ImageEdge::Bottom),
-            "top" => Ok(ImageEdge::Top),
-            "left" => Ok(ImageEdge::Left),
-            "right" => Ok(ImageEdge::Right),
-            _ => Err(format!("{s:?}: expected bottom, top, left or right")),
         }
     }
 }
