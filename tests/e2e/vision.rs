@@ -366,6 +366,17 @@ fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it
         "{text}"
     );
     assert!(text.contains("missing:"), "{text}");
+    // A table of nine cards strewn about (at all distances) is not a 3×3 block either.
+    let strewn = any_cards().join("scenes/599001.jpg");
+    let (ok, text) = crate::cli::run_combined(&[
+        "enroll-deck",
+        "--ids",
+        any_cards().join("blocks/ids.txt").to_str().unwrap(),
+        "--refs",
+        dir.join("deck.json").to_str().unwrap(),
+        strewn.to_str().unwrap(),
+    ]);
+    assert!(!ok && text.contains("599001.jpg: not enrolled"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -46,6 +46,53 @@ pub fn reading_order(centres: &[[f64; 2]], cols: usize) -> Option<Vec<usize>> {
     Some(order)
 }
 
+/// Why cards in `order` (reading order, `cols` a row) are not a block laid in rows: rows that
+/// overlap in height, or cards of very different sizes (a table of scattered cards, not a block).
+/// `None` for a block.
+pub fn not_a_block(quads: &[[[f64; 2]; 4]], order: &[usize], cols: usize) -> Option<String> {
+    let area = |q: &[[f64; 2]; 4]| crate::geometry::signed_area(q).abs();
+    let areas: Vec<f64> = quads.iter().map(area).collect();
+    let (small, large) = areas
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+    if small <= 0.0 || large / small > MAX_BLOCK_AREA_RATIO {
+        return Some(format!(
+            "the cards seen differ {:.1}× in size: lay one block flat, all cards under the camera",
+            large / small.max(1.0)
+        ));
+    }
+    let span = |row: &[usize]| {
+        row.iter()
+            .flat_map(|&i| quads[i].iter().map(|p| p[1]))
+            .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)))
+    };
+    let rows: Vec<(f64, f64)> = order.chunks(cols).map(span).collect();
+    let d = crate::detect::dist;
+    let height = quads
+        .iter()
+        .map(|q| d(q[0], q[3]).max(d(q[0], q[1])))
+        .sum::<f64>()
+        / quads.len().max(1) as f64;
+    // Rows laid apart: a row reaches into the next by no more than a little skew allows.
+    for (k, pair) in rows.windows(2).enumerate() {
+        let ((_, bottom), (next_top, _)) = (pair[0], pair[1]);
+        if bottom - next_top > MAX_ROW_OVERLAP * height {
+            return Some(format!(
+                "rows {} and {} overlap: lay the cards in rows of {cols}, apart",
+                k + 1,
+                k + 2
+            ));
+        }
+    }
+    None
+}
+
+/// Cards of one block photographed from above differ less than this in area.
+const MAX_BLOCK_AREA_RATIO: f64 = 2.0;
+/// How far (in card lengths) one row of a block may reach into the next (a block laid a little
+/// askew).
+const MAX_ROW_OVERLAP: f64 = 0.25;
+
 /// Enrols the block of `ids` (in laying order, `cols` a row) seen in `photo`. Every card must be
 /// seen whole, else nothing of the block is enrolled: a card missed would shift every id after it.
 pub fn enrol_block(
@@ -76,6 +123,13 @@ pub fn enrol_block(
             problem: Some("no cards in rows".into()),
         });
     };
+    let quads: Vec<[[f64; 2]; 4]> = whole.iter().map(|c| c.corners).collect();
+    if let Some(why) = not_a_block(&quads, &order, cols) {
+        return Ok(BlockOutcome {
+            enrolled: Vec::new(),
+            problem: Some(why),
+        });
+    }
     let mut enrolled = Vec::with_capacity(ids.len());
     for (id, &i) in ids.iter().zip(&order) {
         let corners = upright(&whole[i].corners).map(|p| [p[0] as f32, p[1] as f32]);
@@ -141,6 +195,47 @@ mod tests {
         ];
         assert_eq!(reading_order(&centres, 3), Some(vec![1, 3, 0, 4, 2, 5]));
         assert_eq!(reading_order(&centres, 0), None);
+    }
+
+    fn card_at(x: f64, y: f64, s: f64) -> [[f64; 2]; 4] {
+        [
+            [x, y],
+            [x + 60.0 * s, y],
+            [x + 60.0 * s, y + 90.0 * s],
+            [x, y + 90.0 * s],
+        ]
+    }
+
+    #[test]
+    fn a_block_in_rows_is_a_block_a_scatter_is_not() {
+        let grid: Vec<[[f64; 2]; 4]> = (0..6)
+            .map(|i| {
+                card_at(
+                    100.0 * (i % 3) as f64,
+                    120.0 * (i / 3) as f64 + (i % 3) as f64 * 4.0,
+                    1.0,
+                )
+            })
+            .collect();
+        let order =
+            reading_order(&grid.iter().map(|q| centroid(q)).collect::<Vec<_>>(), 3).unwrap();
+        assert_eq!(not_a_block(&grid, &order, 3), None);
+        // Six cards strewn about: the "rows" overlap.
+        let strewn = vec![
+            card_at(0.0, 0.0, 1.0),
+            card_at(300.0, 40.0, 1.0),
+            card_at(150.0, 70.0, 1.0),
+            card_at(40.0, 100.0, 1.0),
+            card_at(250.0, 130.0, 1.0),
+            card_at(500.0, 160.0, 1.0),
+        ];
+        let order =
+            reading_order(&strewn.iter().map(|q| centroid(q)).collect::<Vec<_>>(), 3).unwrap();
+        assert!(not_a_block(&strewn, &order, 3).is_some_and(|w| w.contains("overlap")));
+        // A card much nearer the camera than the others.
+        let mut mixed = grid.clone();
+        mixed[4] = card_at(100.0, 120.0, 1.8);
+        assert!(not_a_block(&mixed, &order, 3).is_some_and(|w| w.contains("size")));
     }
 
     #[test]
