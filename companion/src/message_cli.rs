@@ -109,6 +109,12 @@ enum Cmd {
         /// Lay every row side by side (by default about a third of the rows are fanned, overlapping).
         #[arg(long)]
         no_overlap: bool,
+        /// Lay each seat's seat card and read the seats from them.
+        #[arg(long)]
+        seat_cards: bool,
+        /// Where the camera stands (as for `arbiter eval-vision --camera`).
+        #[arg(long, value_enum, default_value = "allied")]
+        camera: crate::vision_cli::CameraArg,
     },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
@@ -301,6 +307,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed,
             json,
             no_overlap,
+            seat_cards,
+            camera,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
             let renderer = vision::games::message::MessageSceneRenderer::new(&cat)?;
@@ -313,6 +321,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 scenes,
                 &vision::games::message::MessageSceneOptions {
                     overlap: no_overlap.then_some(false),
+                    seat_cards,
+                    placements: camera.placements(),
                     ..Default::default()
                 },
                 |_, _, _| {},
