@@ -202,6 +202,25 @@ mod tests {
         assert!(render_seat_card(9, 4.0).is_err(), "there is no tenth seat");
     }
 
+    /// A seat card whose marker is not read is still seen as a card: it must not count as a
+    /// coloured intelligence in the tally.
+    #[test]
+    fn a_seat_card_has_no_intelligence_colour() {
+        for seat in 0..MAX_SEATS {
+            let card = render_seat_card(seat, 4.0).unwrap();
+            let (w, h) = (card.cols() as f32, card.rows() as f32);
+            let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+            for turned in [corners, [corners[2], corners[3], corners[0], corners[1]]] {
+                let seen = super::super::read::read_colour(&card, &turned).unwrap();
+                assert!(
+                    seen.is_none_or(|(_, sure)| sure < super::super::read::PIXEL_COLOUR_MIN),
+                    "seat {}: {seen:?}",
+                    seat + 1
+                );
+            }
+        }
+    }
+
     #[test]
     fn regions_split_the_frame_between_the_seat_cards() {
         let at = |seat, x: f32, y: f32| SeatMarker {
