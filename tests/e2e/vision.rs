@@ -350,16 +350,20 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
 #[test]
 fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it() {
     let dir = temp_dir("deck-bad");
+    let ids = any_cards().join("blocks/ids.txt");
+    let refs = dir.join("deck.json");
+    let enrol = |photo: &std::path::Path| {
+        crate::cli::run_combined(&[
+            "enroll-deck",
+            "--ids",
+            ids.to_str().unwrap(),
+            "--refs",
+            refs.to_str().unwrap(),
+            photo.to_str().unwrap(),
+        ])
+    };
     // A photo of one card where the ids ask for a 3×3 block.
-    let scene = any_cards().join("enrol/gradient_frame-021-01.jpg");
-    let (ok, text) = crate::cli::run_combined(&[
-        "enroll-deck",
-        "--ids",
-        any_cards().join("blocks/ids.txt").to_str().unwrap(),
-        "--refs",
-        dir.join("deck.json").to_str().unwrap(),
-        scene.to_str().unwrap(),
-    ]);
+    let (ok, text) = enrol(&any_cards().join("enrol/gradient_frame-021-01.jpg"));
     assert!(!ok, "nothing enrolled must fail: {text}");
     assert!(
         text.contains("gradient_frame-021-01.jpg") && text.contains("not enrolled"),
@@ -367,15 +371,7 @@ fn enroll_deck_refuses_a_block_photo_with_the_wrong_number_of_cards_and_names_it
     );
     assert!(text.contains("missing:"), "{text}");
     // A table of nine cards strewn about (at all distances) is not a 3×3 block either.
-    let strewn = any_cards().join("scenes/599001.jpg");
-    let (ok, text) = crate::cli::run_combined(&[
-        "enroll-deck",
-        "--ids",
-        any_cards().join("blocks/ids.txt").to_str().unwrap(),
-        "--refs",
-        dir.join("deck.json").to_str().unwrap(),
-        strewn.to_str().unwrap(),
-    ]);
+    let (ok, text) = enrol(&any_cards().join("scenes/599001.jpg"));
     assert!(!ok && text.contains("599001.jpg: not enrolled"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
