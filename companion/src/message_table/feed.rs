@@ -4,12 +4,10 @@
 use anyhow::Context;
 use message::Catalogue;
 use opencv::core::Mat;
-use opencv::prelude::*;
 use std::path::Path;
 use vision::games::message::{
-    find_seat_markers, layout_from_colours, message_scanner, read_seats, regions_from_markers,
-    without_seat_cards, MessageFace, MessageSceneOptions, MessageSceneRenderer, SeatCard,
-    SeatRegions,
+    layout_from_colours, message_scanner, read_with_seat_cards, MessageFace, MessageSceneOptions,
+    MessageSceneRenderer, SeatCard, SeatRegions,
 };
 use vision::source::{Frame, FrameSource};
 use vision::Scanner;
@@ -173,14 +171,8 @@ impl TableFeed {
             .scanner
             .scan(&frame.image, frame.index)
             .with_context(|| frame.origin.clone())?;
-        let mut gray = Mat::default();
-        opencv::imgproc::cvt_color(&frame.image, &mut gray, opencv::imgproc::COLOR_BGR2GRAY, 0)?;
-        let markers = find_seat_markers(&gray).with_context(|| frame.origin.clone())?;
-        let size = [frame.image.cols() as u32, frame.image.rows() as u32];
-        let from_cards = regions_from_markers(&markers, regions.seats.len(), size);
-        let used = from_cards.as_ref().unwrap_or(regions);
-        let cards =
-            without_seat_cards(read_seats(&obs, &frame.image, used, &self.faces)?, &markers);
+        let (cards, from_cards) = read_with_seat_cards(&obs, &frame.image, regions, &self.faces)
+            .with_context(|| frame.origin.clone())?;
         Ok(Some(TableFrame {
             index: frame.index,
             origin: frame.origin,

@@ -16,8 +16,8 @@ pub use faces::{
     write_print_set, MessageFace,
 };
 pub use markers::{
-    find_seat_markers, regions_from_markers, render_seat_card, without_seat_cards, SeatMarker,
-    FIRST_SEAT_MARKER,
+    find_seat_markers, read_with_seat_cards, regions_from_markers, render_seat_card,
+    without_seat_cards, SeatMarker, FIRST_SEAT_MARKER,
 };
 pub use read::{read_colour, read_seats, SeatCard};
 pub use scene::{

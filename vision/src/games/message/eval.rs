@@ -218,29 +218,14 @@ pub fn run(
         let obs = scanner.scan(&scene.image, i)?;
         // With seat cards on the table their regions are used: the drawn ones (the truth's, made
         // for this very camera) only when some seat card is not seen.
-        let markers = if opts.seat_cards {
-            let mut gray = opencv::core::Mat::default();
-            opencv::imgproc::cvt_color(
-                &scene.image,
-                &mut gray,
-                opencv::imgproc::COLOR_BGR2GRAY,
-                0,
-            )?;
-            super::markers::find_seat_markers(&gray)?
+        let (read, from_cards) = if opts.seat_cards {
+            super::markers::read_with_seat_cards(&obs, &scene.image, &scene.truth.regions, faces)?
         } else {
-            Vec::new()
+            (
+                read_seats(&obs, &scene.image, &scene.truth.regions, faces)?,
+                None,
+            )
         };
-        let from_cards = super::markers::regions_from_markers(
-            &markers,
-            scene.truth.seats,
-            scene.truth.regions.image_size,
-        )
-        .filter(|_| opts.seat_cards);
-        let regions = from_cards.as_ref().unwrap_or(&scene.truth.regions);
-        let read = super::markers::without_seat_cards(
-            read_seats(&obs, &scene.image, regions, faces)?,
-            &markers,
-        );
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         let mut outcome = compare(&scene.truth, &read, ms);
         outcome.seat_card_regions = from_cards.is_some();

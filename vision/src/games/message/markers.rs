@@ -2,13 +2,15 @@
 //! front of each player. The seat regions come from where the seat cards lie in each frame, so a
 //! camera moved between sessions (or bumped during one) needs no regions drawn again.
 
-use super::read::SeatCard;
+use super::faces::MessageFace;
+use super::read::{read_seats, SeatCard};
 use super::seats::{point_in_polygon, SeatRegion, SeatRegions};
 use crate::face::{CARD_H_MM, CARD_W_MM};
-use crate::mats::dictionary;
+use crate::mats::{dictionary, find_markers};
+use crate::types::TableObservation;
 use crate::VisionError;
 use opencv::aruco;
-use opencv::core::{Mat, Point2f, Rect, Scalar, Vector, CV_8UC3};
+use opencv::core::{Mat, Rect, Scalar, CV_8UC3};
 use opencv::imgproc;
 use opencv::prelude::*;
 
@@ -78,38 +80,39 @@ impl SeatMarker {
     }
 }
 
-/// The seat cards in `gray` (one per seat: the first of a repeated id).
+/// The seat cards in `gray` (one per seat: the first of a repeated id), found at full resolution.
 pub fn find_seat_markers(gray: &Mat) -> Result<Vec<SeatMarker>, VisionError> {
-    let params = aruco::DetectorParameters::create()?;
-    let mut corners = Vector::<Vector<Point2f>>::new();
-    let mut ids = Vector::<i32>::new();
-    let mut rejected = Vector::<Vector<Point2f>>::new();
-    aruco::detect_markers(
-        gray,
-        &dictionary()?,
-        &mut corners,
-        &mut ids,
-        &params,
-        &mut rejected,
-    )?;
     let mut out: Vec<SeatMarker> = Vec::new();
-    for (id, quad) in ids.iter().zip(corners.iter()) {
-        let seat = id - FIRST_SEAT_MARKER;
-        if !(0..MAX_SEATS as i32).contains(&seat) || quad.len() != 4 {
+    for m in find_markers(gray, 1)? {
+        let seat = m.id - FIRST_SEAT_MARKER;
+        if !(0..MAX_SEATS as i32).contains(&seat) || out.iter().any(|o| o.seat == seat as usize) {
             continue;
         }
-        let seat = seat as usize;
-        if out.iter().any(|m| m.seat == seat) {
-            continue;
-        }
-        let q: Vec<[f32; 2]> = quad.iter().map(|p| [p.x, p.y]).collect();
         out.push(SeatMarker {
-            seat,
-            corners: [q[0], q[1], q[2], q[3]],
+            seat: seat as usize,
+            corners: m.corners.map(|p| [p[0] as f32, p[1] as f32]),
         });
     }
     out.sort_by_key(|m| m.seat);
     Ok(out)
+}
+
+/// Reads `image` (scanned into `obs`) seat by seat: against the seat cards' regions when every one
+/// of `drawn`'s seats has its seat card in view (those regions are returned too), else against
+/// `drawn`; the seat cards themselves are left out.
+pub fn read_with_seat_cards(
+    obs: &TableObservation,
+    image: &Mat,
+    drawn: &SeatRegions,
+    faces: &[MessageFace],
+) -> Result<(Vec<SeatCard>, Option<SeatRegions>), VisionError> {
+    let mut gray = Mat::default();
+    imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+    let markers = find_seat_markers(&gray)?;
+    let size = [image.cols() as u32, image.rows() as u32];
+    let from_cards = regions_from_markers(&markers, drawn.seats.len(), size);
+    let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
+    Ok((without_seat_cards(read, &markers), from_cards))
 }
 
 /// Seat regions for `seats` players from their seat cards: each seat's region is the part of the
