@@ -63,9 +63,10 @@ enum Cmd {
     },
     /// Play at the table: the camera reads both sides' 陣地 and territories and feeds the engine.
     Table {
-        /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered).
-        #[arg(long, default_value = "synthetic")]
-        source: String,
+        /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered);
+        /// synthetic when starting a game, none when resuming (the journal is replayed).
+        #[arg(long)]
+        source: Option<String>,
         /// No window: print what was read, played and refused (also when there is no display).
         #[arg(long)]
         headless: bool,
@@ -75,6 +76,16 @@ enum Cmd {
         /// Also print each change the tracker commits.
         #[arg(long)]
         trace: bool,
+        /// Without the mat: the edge of the camera picture the near player sits at (else the
+        /// panel asks; headless, the bottom is taken).
+        #[arg(long, value_enum)]
+        near_side: Option<crate::live::allied::ImageEdge>,
+        /// Journal the new game here (the panel keeps one in the player's data folder anyway).
+        #[arg(long, conflicts_with = "resume")]
+        journal: Option<PathBuf>,
+        /// Continue the game in this journal.
+        #[arg(long)]
+        resume: Option<PathBuf>,
     },
     /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat.
     Print {
@@ -102,6 +113,9 @@ enum Cmd {
         /// Where the camera stands (as for `arbiter eval-vision --camera`).
         #[arg(long, value_enum, default_value = "allied")]
         camera: crate::vision_cli::CameraArg,
+        /// Whether the scenes have the printed mat: yes, no (the 陣地 from the units), or either.
+        #[arg(long, value_enum, default_value = "either")]
+        mat: crate::vision_cli::MatArg,
     },
 }
 
@@ -134,7 +148,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             headless,
             seed,
             trace,
-        } => table::table(&source, headless, seed, trace),
+            near_side,
+            journal,
+            resume,
+        } => table::table(table::TableArgs {
+            source: source.or_else(|| resume.is_none().then(|| "synthetic".to_string())),
+            headless,
+            seed,
+            trace,
+            near_side,
+            journal,
+            resume,
+        }),
         Cmd::Print { out } => table::print(&out),
         Cmd::RenderScene {
             seed,
@@ -146,7 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed,
             scenes,
             camera,
-        } => table::eval(seed, scenes, camera.placements()),
+            mat,
+        } => table::eval(seed, scenes, camera.placements(), mat.drawn()),
         Cmd::CheckDeck {
             file,
             catalogue,

@@ -493,7 +493,11 @@ fn standalone_draw(
             json!({ "seed": seed, "rng": "ChaCha8Rng::seed_from_u64", "deck": deck.name, "deck_size": deck.len(), "cards": cards })
         );
     } else {
-        println!("seed {seed}, {} ({} cards):", deck.name, deck.len());
+        println!(
+            "seed {seed}, {} ({} cards):",
+            crate::table::files::printable(&deck.name),
+            deck.len()
+        );
         for (i, n) in numbers.iter().enumerate() {
             match deck.card(*n) {
                 Some(c) => println!("{:>3}. {c}", i + 1),
@@ -581,7 +585,8 @@ impl Output {
             println!("{}", prompt.text.en);
         } else {
             let step = s.current_step();
-            println!("▶ turn {} {} {}", s.turn, step.id, step.title.en);
+            let title = crate::table::files::printable(&step.title.en);
+            println!("▶ turn {} {} {title}", s.turn, step.id);
         }
         println!("  now: {}", summarise(&legal));
     }

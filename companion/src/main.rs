@@ -12,6 +12,7 @@ mod message_cli;
 mod message_table;
 mod panel;
 mod paths;
+mod table;
 mod vision_cli;
 mod vision_compare;
 

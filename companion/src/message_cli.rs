@@ -164,6 +164,12 @@ struct TableArgs {
     /// Print a JSON summary at the end (headless).
     #[arg(long)]
     json: bool,
+    /// Journal the table here (the panel keeps one in the player's data folder anyway).
+    #[arg(long, conflicts_with = "resume")]
+    journal: Option<PathBuf>,
+    /// Continue the table in this journal: its seats, profile, counts, corrections and deaths.
+    #[arg(long)]
+    resume: Option<PathBuf>,
     /// Open the panel with this chain already entered and ruled: the sender's seat…
     #[arg(long)]
     chain_sender: Option<usize>,
@@ -528,6 +534,7 @@ fn render_scene(
 fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     use crate::message_table::feed::{open, SyntheticGame, TableFeed};
     use crate::message_table::panel::{run as run_panel, MessageTableApp};
+    use crate::message_table::record;
     use crate::message_table::session::{describe as say, TableSession};
     use opencv::prelude::MatTraitConst;
     use vision::games::message::SeatRegions;
@@ -542,7 +549,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         Some(path) if path.exists() => Some(SeatRegions::load(path)?),
         _ => None,
     };
-    let (source, regions): (Box<dyn vision::source::FrameSource>, Option<SeatRegions>) =
+    let (mut source, regions): (Box<dyn vision::source::FrameSource>, Option<SeatRegions>) =
         if args.source == "synthetic" {
             let g = SyntheticGame::new(&cat, args.seed, args.script.as_deref())?;
             let r = from_file.or(Some(g.regions()?));
@@ -550,10 +557,45 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         } else {
             (open(&args.source)?, from_file)
         };
+    let resumed = match &args.resume {
+        Some(path) => {
+            let (session, warning) = record::resume(path)?;
+            if let Some(w) = warning {
+                eprintln!("warning: {w}");
+            }
+            // A recorded source goes on after the frames the journal holds; a camera shows the
+            // table as it is now.
+            if let (Some(last), false) = (session.last_frame, args.source.starts_with("camera")) {
+                source = Box::new(vision::source::SkipThrough::new(source, last));
+            }
+            Some(session)
+        }
+        None => None,
+    };
     let mut feed = TableFeed::new(source, &cat, args.source.clone())?;
+    // A new table's journal: where asked, else (at the panel) in the player's data folder.
+    let new_session = |regions: SeatRegions,
+                       profile: Profile,
+                       panel: bool|
+     -> anyhow::Result<TableSession> {
+        match (&args.journal, panel) {
+            (Some(p), _) => record::start(p, regions, profile),
+            (None, true) => record::start(&crate::paths::new_journal("message")?, regions, profile),
+            (None, false) => Ok(TableSession::new(regions, profile)),
+        }
+    };
     if !args.headless {
-        let regions = regions.unwrap_or_default();
-        let session = TableSession::new(regions, profile);
+        let session = match resumed {
+            Some(s) => s,
+            None => new_session(regions.unwrap_or_default(), profile, true)?,
+        };
+        if let Some(p) = session.journal_path() {
+            eprintln!(
+                "journal: {} (continue with: arbiter message table --resume {})",
+                p.display(),
+                p.display()
+            );
+        }
         let seats_path = args
             .seats
             .clone()
@@ -573,6 +615,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         run_panel(app)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let regions = resumed.as_ref().map(|s| s.regions.clone()).or(regions);
     let Some(regions) = regions else {
         if let Some(path) = &args.seats {
             anyhow::bail!(
@@ -587,7 +630,10 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             args.source
         );
     };
-    let mut session = TableSession::new(regions, profile);
+    let mut session = match resumed {
+        Some(s) => s,
+        None => new_session(regions, profile, false)?,
+    };
     let mut ms = Vec::new();
     while let Some(frame) = feed.next(&session.regions)? {
         // Seat cards in view: the regions follow them (the count so far stays).
@@ -605,6 +651,9 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         ms.push(frame.scan_ms);
         for c in session.see(frame.index, frame.cards) {
             println!("frame {}: {}", frame.index, say(&c));
+        }
+        if let Some(e) = &session.journal_error {
+            anyhow::bail!("{e}");
         }
     }
     ms.sort_by(f64::total_cmp);

@@ -55,6 +55,20 @@ pub fn user_data(name: &str) -> PathBuf {
     }
 }
 
+/// A new game journal in the player's data folder (`games/`), named by the game and the time it
+/// began.
+pub fn new_journal(game: &str) -> anyhow::Result<PathBuf> {
+    use anyhow::Context;
+    let dir = user_data("games");
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the journal folder {}", dir.display()))?;
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    Ok(dir.join(format!("{game}-{secs}.jsonl")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,7 +96,7 @@ pub enum MatArg {
 }
 
 impl MatArg {
-    fn drawn(self) -> Option<bool> {
+    pub fn drawn(self) -> Option<bool> {
         match self {
             MatArg::Yes => Some(true),
             MatArg::No => Some(false),

@@ -223,3 +223,8 @@ fn commands_work_from_another_directory() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Lines in a journal file (0 when there is none yet).
+pub fn lines_in(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}

@@ -426,29 +426,7 @@ impl ReferenceSet {
     /// Writes to a temporary file beside `path`, syncs it and renames it over the old file: a kill
     /// at any moment leaves the old references or the new ones, never half of a player's deck.
     pub fn save(&self, path: &std::path::Path) -> Result<(), VisionError> {
-        use std::io::Write;
         let text = serde_json::to_string(self).map_err(|e| VisionError::Other(e.to_string()))?;
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(std::path::Path::new("."));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_all()
-        };
-        write().map_err(|e| {
-            std::fs::remove_file(&tmp).ok();
-            VisionError::io(&tmp, e)
-        })?;
-        std::fs::rename(&tmp, path).map_err(|e| VisionError::io(path, e))
+        crate::files::write_atomic(path, text.as_bytes())
     }
 }

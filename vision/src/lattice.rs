@@ -134,6 +134,35 @@ pub fn refine(spec: &LatticeSpec, h: &H3, cards: &[&[[f64; 2]; 4]]) -> Result<H3
     Ok(geometry::homography(&src, &dst, true)?.unwrap_or(*h))
 }
 
+/// The value most often in `v` (the smallest of equals) and how often; `None` when empty.
+pub fn most_common<T: Ord + Copy>(v: &[T]) -> Option<(T, usize)> {
+    let mut sorted = v.to_vec();
+    sorted.sort();
+    let mut best: Option<(T, usize)> = None;
+    for chunk in sorted.chunk_by(|a, b| a == b) {
+        if best.is_none_or(|b| chunk.len() > b.1) {
+            best = Some((chunk[0], chunk.len()));
+        }
+    }
+    best
+}
+
+/// The image direction (unit vector) from table point `from_mm` toward `to_mm` under the frame `h`
+/// (image → table mm); image down when `h` cannot be inverted.
+pub fn image_direction(h: &H3, from_mm: [f64; 2], to_mm: [f64; 2]) -> [f64; 2] {
+    let Some(inv) = geometry::invert(h) else {
+        return [0.0, 1.0];
+    };
+    let (a, b) = (geometry::apply(&inv, from_mm), geometry::apply(&inv, to_mm));
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let n = (dx * dx + dy * dy).sqrt();
+    if n > 0.0 {
+        [dx / n, dy / n]
+    } else {
+        [0.0, 1.0]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

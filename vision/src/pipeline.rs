@@ -466,8 +466,15 @@ impl Scanner {
         // A guessed Allied side is not remembered: the players' answer must still be asked for.
         if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {
             for c in &cards {
-                if let (Some(id), Some(Cell::Blitz { col, row })) = (&c.card, c.cell) {
-                    m.cells.insert(id.clone(), (col, row));
+                let cell = match c.cell {
+                    Some(Cell::Blitz { col, row }) => Some((col, row)),
+                    Some(Cell::Duel { side, slot }) => {
+                        Some((slot.saturating_sub(1), (side == DuelSide::Far) as u8))
+                    }
+                    None => None,
+                };
+                if let (Some(id), Some(cell)) = (&c.card, cell) {
+                    m.cells.insert(id.clone(), cell);
                 }
             }
         }

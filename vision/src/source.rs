@@ -23,6 +23,39 @@ pub trait FrameSource {
     fn next_frame(&mut self) -> Result<Option<Frame>, VisionError>;
 }
 
+/// A source with no frames (a placeholder while another is moved).
+pub struct NoFrames;
+
+impl FrameSource for NoFrames {
+    fn next_frame(&mut self) -> Result<Option<Frame>, VisionError> {
+        Ok(None)
+    }
+}
+
+/// A source without its frames up to and including index `last`: a recorded source (video,
+/// images) resumed after the frames a game's journal already holds.
+pub struct SkipThrough {
+    inner: Box<dyn FrameSource>,
+    last: u64,
+}
+
+impl SkipThrough {
+    pub fn new(inner: Box<dyn FrameSource>, last: u64) -> SkipThrough {
+        SkipThrough { inner, last }
+    }
+}
+
+impl FrameSource for SkipThrough {
+    fn next_frame(&mut self) -> Result<Option<Frame>, VisionError> {
+        loop {
+            match self.inner.next_frame()? {
+                Some(f) if f.index <= self.last => continue,
+                other => return Ok(other),
+            }
+        }
+    }
+}
+
 /// Image files, in the order given; a folder contributes its .png/.jpg/.jpeg files sorted by name.
 pub struct ImageFiles {
     paths: Vec<PathBuf>,

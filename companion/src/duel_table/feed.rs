@@ -11,12 +11,12 @@ use crate::live::vision_feed::scan_next;
 use crate::panel::feed::{Feed, FeedStatus, Overlay};
 use std::collections::BTreeMap;
 use vision::games::duel::{read_table, DuelTableView, TerritoryStrips, BACK_ID};
-use vision::source::FrameSource;
+use vision::source::{FrameSource, NoFrames, SkipThrough};
 use vision::types::DuelSide;
 use vision::{Scanner, TableObservation};
 
 /// What the tracker has committed, per side.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SideSnapshot {
     /// (catalogue id, tapped) per 陣地.
     pub slots: [Option<(String, bool)>; 5],
@@ -24,7 +24,7 @@ pub struct SideSnapshot {
     pub territories: Vec<(Option<String>, bool)>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TableSnapshot {
     pub near: SideSnapshot,
     pub far: SideSnapshot,
@@ -93,7 +93,8 @@ pub fn sightings(view: &DuelTableView, index: u64) -> FrameSightings {
     FrameSightings {
         index,
         sightings: out,
-        // Without the mat nothing can be placed: such a frame must not make cards "disappear".
+        // Without the 陣地 (no mat, no unit) nothing can be placed: such a frame must not make
+        // cards "disappear".
         occluded: view.occluded || !view.calibrated,
     }
 }
@@ -182,6 +183,15 @@ impl DuelFeed {
     }
 }
 
+impl DuelFeed {
+    /// Passes over frames up to and including `index` unscanned: a recorded source resumed after
+    /// the frames its journal already holds.
+    pub fn skip_through(&mut self, index: u64) {
+        let inner = std::mem::replace(&mut self.source, Box::new(NoFrames));
+        self.source = Box::new(SkipThrough::new(inner, index));
+    }
+}
+
 impl Feed for DuelFeed {
     fn poll(&mut self) -> FeedStatus {
         let strips = &self.strips;
@@ -200,5 +210,10 @@ impl Feed for DuelFeed {
 
     fn describe(&self) -> String {
         self.name.clone()
+    }
+
+    /// Here the answer says where the near player sits.
+    fn set_allied_towards(&mut self, towards: [f64; 2]) {
+        self.scanner.options.allied_towards = Some(towards);
     }
 }

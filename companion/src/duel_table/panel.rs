@@ -2,7 +2,8 @@
 //! territories), the stack (top first) and who holds priority with pass buttons, the prompt, the
 //! payment question and flagged refusals.
 
-use super::session::TableSession;
+use super::session::{Step, TableSession};
+use crate::live::allied::ImageEdge;
 use crate::panel::feed::Feed;
 use duel::{CardId, Seat};
 use egui::{Color32, RichText};
@@ -19,6 +20,8 @@ pub enum Command {
     Pay(Vec<CardId>),
     /// Let the engine choose the territories.
     EnginePays,
+    /// The players' answer: the near player sits at this edge of the camera picture.
+    NearSide(ImageEdge),
 }
 
 pub struct DuelTableApp {
@@ -44,22 +47,22 @@ impl DuelTableApp {
     }
 
     pub fn apply(&mut self, c: Command) {
-        let game = &mut self.session.game;
-        match c {
-            Command::Pass => {
-                game.pass();
-            }
-            Command::Resolve => game.resolve_stack(),
-            Command::Pay(list) => {
-                if game.pay_waiting(list) {
-                    self.picked.clear();
+        let step = match c {
+            Command::NearSide(edge) => {
+                if let Some(feed) = self.feed.as_mut() {
+                    feed.set_allied_towards(edge.towards());
                 }
+                Step::NearSide(edge)
             }
-            Command::EnginePays => {
-                if let Some(w) = game.waiting.take() {
-                    let _ = game.apply(w.action);
-                }
-            }
+            Command::Pass => Step::Pass,
+            Command::Resolve => Step::Resolve,
+            Command::Pay(list) => Step::Pay(list),
+            Command::EnginePays => Step::EnginePays,
+        };
+        let paid = matches!(step, Step::Pay(_));
+        self.session.step(step);
+        if paid && self.session.game.waiting.is_none() {
+            self.picked.clear();
         }
     }
 
@@ -107,6 +110,28 @@ impl DuelTableApp {
                 Color32::from_rgb(230, 150, 40),
                 format!("摄像头中断 camera lost: {why}"),
             );
+        }
+        if let Some(why) = &self.session.journal_error {
+            ui.colored_label(
+                Color32::from_rgb(230, 90, 60),
+                format!("记录失败，退出将丢失对局 journal failed: {why}"),
+            );
+        }
+        if self.session.asks_near_side() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    Color32::from_rgb(240, 200, 80),
+                    RichText::new(
+                        "近方玩家在画面哪一边？ Which side of the camera picture is the near player?",
+                    )
+                    .size(16.0),
+                );
+                for edge in ImageEdge::ALL {
+                    if ui.button(edge.label()).clicked() {
+                        out.push(Command::NearSide(edge));
+                    }
+                }
+            });
         }
         ui.horizontal(|ui| {
             let holder = self.session.game.priority_holder().unwrap_or_default();

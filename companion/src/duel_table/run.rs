@@ -1,13 +1,14 @@
 //! The `arbiter duel table|print|render-scene|eval-table` commands.
 
-use super::adapter::TableGame;
 use super::feed::DuelFeed;
 use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
-use super::session::TableSession;
+use super::session::{Header, Step, TableSession};
+use crate::live::allied::ImageEdge;
 use crate::live::source::open_frame_source;
+use crate::panel::feed::Feed;
 use anyhow::Context;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vision::games::duel::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
 use vision::source::FrameSource;
@@ -34,21 +35,108 @@ pub fn open_source(spec: &str) -> anyhow::Result<DuelFeed> {
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
 }
 
+/// How `arbiter duel table` was asked to run.
+pub struct TableArgs {
+    /// The frame source; `None` only with `resume` (replay the journal and report).
+    pub source: Option<String>,
+    pub headless: bool,
+    pub seed: u64,
+    pub trace: bool,
+    pub near_side: Option<ImageEdge>,
+    /// Journal a new game here (the panel picks one in the player's data folder when not given).
+    pub journal: Option<PathBuf>,
+    /// Continue the game in this journal.
+    pub resume: Option<PathBuf>,
+}
+
 /// Plays the demo decks at the table: the panel, or (headless) a log of what was read and ruled.
-pub fn table(source: &str, headless: bool, seed: u64, trace: bool) -> anyhow::Result<ExitCode> {
-    let mut feed = open_source(source)?;
-    let mut game = TableGame::demo(seed)?;
-    if headless || !display_present() {
-        // Nobody to press buttons: nobody responds, and an unclear payment takes the engine's way.
-        game.auto_pass = true;
-        game.auto_pay = true;
-        let mut session = TableSession::new(game);
-        let (mut logged, mut flagged) = (0, 0);
-        while session.poll(&mut feed) {
-            if let Some(why) = &session.camera_lost {
-                anyhow::bail!("{source}: {why}");
+/// Every step is journalled before it is taken, so `--resume` continues a game a crash cut short.
+pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
+    let headless = args.headless || !display_present();
+    // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
+    let mut feed = args.source.as_deref().map(open_source).transpose()?;
+    let (mut session, resumed_steps) = match &args.resume {
+        Some(path) => {
+            let (session, header, warning) = TableSession::resume(path)?;
+            if let Some(w) = warning {
+                eprintln!("warning: {w}");
             }
-            if trace {
+            if header.headless != headless {
+                eprintln!(
+                    "note: {} was played {}; it goes on {}",
+                    path.display(),
+                    if header.headless {
+                        "headless"
+                    } else {
+                        "at the panel"
+                    },
+                    if headless { "headless" } else { "at the panel" }
+                );
+            }
+            let steps = session.game.log.len();
+            (session, Some(steps))
+        }
+        None => {
+            if feed.is_none() {
+                anyhow::bail!("--source is needed to start a game (or --resume FILE)");
+            }
+            let journal = match (&args.journal, headless) {
+                (Some(p), _) => Some(p.clone()),
+                (None, false) => Some(crate::paths::new_journal("duel")?),
+                (None, true) => None,
+            };
+            let header = Header::demo(args.seed, headless);
+            (TableSession::start(&header, journal.as_deref())?, None)
+        }
+    };
+    // A recorded source (video, images, the scripted demo) goes on after the frames the journal
+    // holds; a camera shows the table as it is now.
+    if let (Some(f), Some(last), Some(spec)) = (feed.as_mut(), session.last_frame, &args.source) {
+        if !spec.starts_with("camera") {
+            f.skip_through(last);
+        }
+    }
+    session.game.auto_pass = headless;
+    session.game.auto_pay = headless;
+    if let Some(edge) = args.near_side.filter(|e| session.near_edge != Some(*e)) {
+        session.step(Step::NearSide(edge));
+    }
+    if let Some(edge) = session.near_edge {
+        if let Some(f) = feed.as_mut() {
+            f.set_allied_towards(edge.towards());
+        }
+    }
+    if let Some(p) = session.journal_path() {
+        eprintln!(
+            "journal: {} (continue with: arbiter duel table --resume {})",
+            p.display(),
+            p.display()
+        );
+    }
+    if !headless {
+        let Some(feed) = feed else {
+            anyhow::bail!("--source is needed for the panel");
+        };
+        session.wait_for_near_side = true;
+        let app = DuelTableApp::new(session, Some(Box::new(feed)));
+        super::panel::run(app)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut logged = 0;
+    if let Some(n) = resumed_steps {
+        for line in &session.game.log {
+            println!("{line}");
+        }
+        println!("-- resumed: {n} log lines replayed from the journal");
+        logged = n;
+    }
+    let mut flagged = session.game.flags.len();
+    if let Some(feed) = feed.as_mut() {
+        while session.poll(feed) {
+            if let Some(why) = &session.camera_lost {
+                anyhow::bail!("{}: {why}", feed.describe());
+            }
+            if args.trace {
                 for e in &session.last_events {
                     println!("frame {}: table {e:?}", session.frames - 1);
                 }
@@ -61,31 +149,32 @@ pub fn table(source: &str, headless: bool, seed: u64, trace: bool) -> anyhow::Re
                 println!("!! refused {} [{}]: {}", f.action, f.rule, f.reason);
             }
             flagged = session.game.flags.len();
+            if let Some(e) = &session.journal_error {
+                anyhow::bail!("{e}");
+            }
         }
-        let s = &session.game.state;
-        println!(
-            "{} frames; turn {} {}; life {} {} / {} {}; stack {}; {} refused; scan median {:.1} ms",
-            session.frames,
-            s.turn,
-            s.phase.en(),
-            s.players[0].name,
-            s.players[0].life,
-            s.players[1].name,
-            s.players[1].life,
-            s.stack.len(),
-            session.game.flags.len(),
-            median(&feed.scan_ms)
-        );
-        for n in &session.game.notes {
-            println!("note: {n}");
-        }
-        if session.frames == 0 {
-            anyhow::bail!("{source}: no frames");
-        }
-        return Ok(ExitCode::SUCCESS);
     }
-    let app = DuelTableApp::new(TableSession::new(game), Some(Box::new(feed)));
-    super::panel::run(app)?;
+    let s = &session.game.state;
+    let scan_ms = feed.as_ref().map(|f| median(&f.scan_ms)).unwrap_or(0.0);
+    println!(
+        "{} frames; turn {} {}; life {} {} / {} {}; stack {}; {} refused; scan median {:.1} ms",
+        session.frames,
+        s.turn,
+        s.phase.en(),
+        s.players[0].name,
+        s.players[0].life,
+        s.players[1].name,
+        s.players[1].life,
+        s.stack.len(),
+        session.game.flags.len(),
+        scan_ms
+    );
+    for n in &session.game.notes {
+        println!("note: {n}");
+    }
+    if let (Some(f), 0) = (&feed, session.frames) {
+        anyhow::bail!("{}: no frames", f.describe());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -143,17 +232,19 @@ pub fn eval(
     seed: u64,
     scenes: usize,
     placements: Vec<vision::scene::Placement>,
+    aruco_mat: Option<bool>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
-    let scanner = duel_scanner(&cat)?;
+    let mut scanner = duel_scanner(&cat)?;
     let outcomes = vision::games::duel::run(
         &renderer,
-        &scanner,
+        &mut scanner,
         seed,
         scenes,
         &DuelSceneOptions {
             placements,
+            aruco_mat,
             ..DuelSceneOptions::default()
         },
         |_, _, _| {},

@@ -1,15 +1,61 @@
-//! One table session: frames → tracker → adapter, with the latest image and outlines for the panel.
+//! One table session: frames → tracker → adapter, with the latest image and outlines for the panel,
+//! every step the game takes journalled first (`crate::table::journal`) so a crash loses nothing.
+//!
+//! The journal records the adapter's inputs, not the engine's moves: each table the tracker
+//! committed and each panel answer, in order. The adapter is deterministic, so replaying them on
+//! the same demo decks rebuilds the very same game (hidden cards revealed, payments waiting,
+//! removals awaited) without the engine's moves having to be told apart from the adapter's.
 
 use super::adapter::TableGame;
-use super::feed::snapshot;
+use super::feed::{snapshot, TableSnapshot};
+use crate::live::allied::ImageEdge;
 use crate::live::runner::next_frame;
 use crate::live::tracker::{Tracker, TrackerConfig};
 use crate::panel::feed::{Feed, FeedFrame, Overlay};
+use crate::table::journal::Journal;
+use anyhow::bail;
+use duel::CardId;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// Named sightings below this are ignored. Lower than Blitz's 0.5: Duel faces of one faction share
 /// the header colour, so a right name often wins by a smaller lead; the scanner already abstains
 /// when the lead is unclear, and a change still has to hold for several frames.
 pub const MIN_CONFIDENCE: f32 = 0.15;
+
+const GAME: &str = "duel";
+const FORMAT: u32 = 1;
+
+/// The journal's first line: everything the game was set up from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always "duel": another game's journal is refused.
+    pub game: String,
+    pub format: u32,
+    /// Shuffle seed of the demo decks.
+    pub seed: u64,
+    /// Nobody at the panel: the engine passes and pays (as `TableGame::auto_pass`/`auto_pay`).
+    pub headless: bool,
+    /// FNV-1a of the catalogue file the game was played with: a changed one cannot replay.
+    pub catalogue: String,
+}
+
+/// One committed step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// The table as the tracker committed it at frame `frame` of the source.
+    Table { frame: u64, table: TableSnapshot },
+    /// The priority holder passed (panel).
+    Pass,
+    /// Both players passed until the stack was empty (panel).
+    Resolve,
+    /// The waiting payment settled with these territories (panel).
+    Pay(Vec<CardId>),
+    /// The engine chose the waiting payment's territories (panel).
+    EnginePays,
+    /// The near player sits at this edge of the camera picture (panel).
+    NearSide(ImageEdge),
+}
 
 pub struct TableSession {
     pub game: TableGame,
@@ -21,6 +67,48 @@ pub struct TableSession {
     pub camera_lost: Option<String>,
     /// What the tracker committed from the last frame.
     pub last_events: Vec<crate::live::tracker::TableEvent>,
+    /// The 陣地 were laid from the units (no mat) but nothing said which side is near.
+    pub near_side_unknown: bool,
+    /// The players' answer: the edge of the camera picture the near player sits at.
+    pub near_edge: Option<ImageEdge>,
+    /// Commit nothing while the near side is a guess (a panel that can ask); headless, the guess
+    /// (the picture's bottom) is played.
+    pub wait_for_near_side: bool,
+    /// The source frame of the last table committed (a recorded source resumes after it).
+    pub last_frame: Option<u64>,
+    /// A step that could not be journalled (the game goes on; the panel shows it).
+    pub journal_error: Option<String>,
+    journal: Option<Journal>,
+}
+
+/// A stable fingerprint of a catalogue file's text (FNV-1a).
+pub fn catalogue_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl Header {
+    pub fn demo(seed: u64, headless: bool) -> Header {
+        Header {
+            game: GAME.into(),
+            format: FORMAT,
+            seed,
+            headless,
+            catalogue: catalogue_hash(duel::catalogue::DEMO_TOML),
+        }
+    }
+
+    fn game(&self) -> anyhow::Result<TableGame> {
+        let mut game = TableGame::demo(self.seed)?;
+        // Nobody to press buttons: nobody responds, and an unclear payment takes the engine's way.
+        game.auto_pass = self.headless;
+        game.auto_pay = self.headless;
+        Ok(game)
+    }
 }
 
 impl TableSession {
@@ -37,7 +125,92 @@ impl TableSession {
             ended: false,
             camera_lost: None,
             last_events: Vec::new(),
+            near_side_unknown: false,
+            near_edge: None,
+            wait_for_near_side: false,
+            last_frame: None,
+            journal_error: None,
+            journal: None,
         }
+    }
+
+    /// A new demo game set up from `header`, journalled at `journal` when given.
+    pub fn start(header: &Header, journal: Option<&Path>) -> anyhow::Result<TableSession> {
+        let mut session = TableSession::new(header.game()?);
+        session.journal = journal.map(|p| Journal::create(p, header)).transpose()?;
+        Ok(session)
+    }
+
+    /// Continues the game in the journal at `path`: replays every step. Returns the header and a
+    /// warning when a cut-off last line was dropped.
+    pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Header, Option<String>)> {
+        let (journal, resumed) = Journal::resume::<Header, Step>(path)?;
+        let header = resumed.header;
+        let shown = path.display();
+        if header.game != GAME {
+            bail!("{shown}:1: a {} journal, not a Duel one", header.game);
+        }
+        if header.format != FORMAT {
+            bail!(
+                "{shown}:1: journal format {} (this arbiter reads {FORMAT})",
+                header.format
+            );
+        }
+        let now = catalogue_hash(duel::catalogue::DEMO_TOML);
+        if header.catalogue != now {
+            bail!(
+                "{shown}:1: played with another catalogue ({}; this one is {now}): it cannot be replayed",
+                header.catalogue
+            );
+        }
+        let mut session = TableSession::new(header.game()?);
+        for step in resumed.entries {
+            session.apply(&step);
+        }
+        session.journal = Some(journal);
+        Ok((session, header, resumed.warning))
+    }
+
+    pub fn journal_path(&self) -> Option<&Path> {
+        self.journal.as_ref().map(Journal::path)
+    }
+
+    /// Journals `step` (synced to disk), then takes it.
+    pub fn step(&mut self, step: Step) {
+        if let Some(j) = self.journal.as_mut() {
+            if let Err(e) = j.append(&step) {
+                self.journal_error = Some(format!("{e:#}"));
+            }
+        }
+        self.apply(&step);
+    }
+
+    fn apply(&mut self, step: &Step) {
+        let game = &mut self.game;
+        match step {
+            Step::Table { frame, table } => {
+                self.last_frame = Some(*frame);
+                game.sync(table)
+            }
+            Step::Pass => {
+                game.pass();
+            }
+            Step::Resolve => game.resolve_stack(),
+            Step::Pay(list) => {
+                game.pay_waiting(list.clone());
+            }
+            Step::EnginePays => {
+                if let Some(w) = game.waiting.take() {
+                    let _ = game.apply(w.action);
+                }
+            }
+            Step::NearSide(edge) => self.near_edge = Some(*edge),
+        }
+    }
+
+    /// Whether the panel must ask which side of the picture is near.
+    pub fn asks_near_side(&self) -> bool {
+        self.near_side_unknown && self.near_edge.is_none()
     }
 
     /// Reads one frame from the feed; false when it ended.
@@ -54,9 +227,18 @@ impl TableSession {
             self.image = frame.image;
         }
         self.overlays = frame.overlays;
-        let events = self.tracker.update(&frame.sightings);
+        self.near_side_unknown = frame.allied_side_unknown;
+        let mut sightings = frame.sightings;
+        // Near and far swapped would move every unit across the table: wait for the answer.
+        if self.wait_for_near_side && self.asks_near_side() {
+            sightings.occluded = true;
+        }
+        let events = self.tracker.update(&sightings);
         if !events.is_empty() || self.game.waiting.is_some() {
-            self.game.sync(&snapshot(self.tracker.committed()));
+            self.step(Step::Table {
+                frame: sightings.index,
+                table: snapshot(self.tracker.committed()),
+            });
         }
         self.last_events = events;
     }

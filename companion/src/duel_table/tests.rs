@@ -401,3 +401,70 @@ fn table_panel_pays_a_waiting_play_with_the_ticked_territories() {
     assert!(g.waiting.is_none(), "{:?}", g.flags);
     assert_eq!(g.state.stack.len(), 1);
 }
+
+/// A feed that only remembers the players' answer.
+struct AnswerFeed(std::sync::Arc<std::sync::Mutex<Option<[f64; 2]>>>);
+
+impl crate::panel::feed::Feed for AnswerFeed {
+    fn poll(&mut self) -> crate::panel::feed::FeedStatus {
+        crate::panel::feed::FeedStatus::Ended
+    }
+    fn describe(&self) -> String {
+        "answers".into()
+    }
+    fn set_allied_towards(&mut self, towards: [f64; 2]) {
+        *self.0.lock().unwrap() = Some(towards);
+    }
+}
+
+/// A frame with a unit in the near side's 陣地 3, the 陣地 laid from the units (no mat) and the
+/// near side not known.
+fn unit_frame(index: u64) -> crate::panel::feed::FeedFrame {
+    let mut view = DuelTableView {
+        calibrated: true,
+        ..DuelTableView::default()
+    };
+    view.near.slots[2] = Some(SlotSeen {
+        card: Some("wei-01".into()),
+        tapped: false,
+        covered: false,
+        confidence: 0.9,
+        center: [640.0, 400.0],
+    });
+    crate::panel::feed::FeedFrame {
+        image: None,
+        sightings: sightings(&view, index),
+        overlays: Vec::new(),
+        presses: Vec::new(),
+        allied_side_unknown: true,
+    }
+}
+
+#[test]
+fn table_panel_asks_which_side_is_near_and_commits_nothing_until_answered() {
+    let mut session = TableSession::new(game());
+    session.wait_for_near_side = true;
+    for i in 0..8 {
+        session.process(unit_frame(i));
+    }
+    assert!(
+        session.tracker.committed().is_empty(),
+        "a guessed near side commits nothing"
+    );
+    let answer = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let feed = Box::new(AnswerFeed(answer.clone()));
+    let mut h = harness(DuelTableApp::new(session, Some(feed)));
+    assert!(h.query_by_label_contains("近方玩家在画面哪一边").is_some());
+    h.get_by_label("左 Left").click();
+    h.run();
+    assert_eq!(*answer.lock().unwrap(), Some([-1.0, 0.0]));
+    assert!(h.query_by_label_contains("近方玩家在画面哪一边").is_none());
+    let session = &mut h.state_mut().session;
+    for i in 8..16 {
+        session.process(unit_frame(i));
+    }
+    assert!(
+        !session.tracker.committed().is_empty(),
+        "answered, the unit is committed"
+    );
+}

@@ -1,8 +1,8 @@
 //! A live Blitz game: the engine state, its undo history and journal, and the adapter that turns what
 //! the tracker saw on the table into engine actions (or into questions for the players).
 
-use super::journal::Journal;
 use super::tracker::{GridCell, TableEvent};
+use crate::table::journal::Journal;
 use anyhow::Context;
 use blitz::catalogue::{CardKind, Catalogue, Faction};
 use blitz::steps::Step;

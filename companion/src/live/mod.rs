@@ -3,7 +3,6 @@
 pub mod allied;
 pub mod blitz;
 pub mod demo;
-pub mod journal;
 pub mod runner;
 pub mod source;
 pub mod tracker;

@@ -3,6 +3,7 @@
 
 pub mod feed;
 pub mod panel;
+pub mod record;
 pub mod session;
 
 #[cfg(test)]

@@ -129,6 +129,10 @@ impl MessageTableApp {
                 for c in self.session.see(frame.index, frame.cards) {
                     self.log.push(describe(&c));
                 }
+                if let Some(e) = self.session.journal_error.take() {
+                    self.log
+                        .push(format!("记录失败，退出将丢失对局 journal failed: {e}"));
+                }
             }
             Ok(None) => self.ended = true,
             Err(e) => self.log.push(format!("摄像头 camera: {e:#}")),

@@ -15,9 +15,10 @@
 //! can be undone once the tally no longer holds three black.
 
 use crate::live::tracker::{FrameSightings, Sighting, TableEvent, Tracker, TrackerConfig};
+use crate::table::journal::Journal;
 use message::tally::{announce, Announcement, Said, SeatTally};
 use message::{Colour, Profile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use vision::games::message::{colour_en, SeatCard, SeatRegions};
 
@@ -45,7 +46,7 @@ pub enum Change {
 }
 
 /// A player's adjustment of one seat's tally, per colour, on top of what the camera counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Correction {
     pub red: i16,
     pub blue: i16,
@@ -132,6 +133,27 @@ pub struct TableSession {
     pub last: Vec<SeatCard>,
     pub last_hand: bool,
     pub frames: u64,
+    /// Frames still to see after a resume before the camera's count is trusted again (the
+    /// tracker starts empty and must see each card for a few frames first).
+    warmup: u32,
+    /// The source frame of the last camera count taken (a recorded source resumes after it).
+    pub last_frame: Option<u64>,
+    /// A step that could not be journalled (the game goes on; the panel and CLI say so).
+    pub journal_error: Option<String>,
+    journal: Option<Journal>,
+}
+
+/// One committed step of a 风声 table, journalled before it is taken (`super::record`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Step {
+    /// The camera's committed count per seat changed, at this source frame.
+    Camera { frame: u64, counts: Vec<SeatTally> },
+    /// A player set a seat's correction (zero: cleared).
+    Correct { seat: usize, by: Correction },
+    /// A death declared by mistake was undone.
+    UndoDeath { seat: usize },
+    /// New seat regions were set in the panel.
+    Regions(SeatRegions),
 }
 
 fn key(seat: usize, colour: Colour, rank: usize) -> String {
@@ -174,7 +196,48 @@ impl TableSession {
             last: Vec::new(),
             last_hand: false,
             frames: 0,
+            warmup: 0,
+            last_frame: None,
+            journal_error: None,
+            journal: None,
         }
+    }
+
+    /// Journals `step` (synced to disk) before it is taken.
+    fn record(&mut self, step: &Step) {
+        if let Some(j) = self.journal.as_mut() {
+            if let Err(e) = j.append(step) {
+                self.journal_error = Some(format!("{e:#}"));
+            }
+        }
+    }
+
+    /// Keeps every later step in `journal`; `resumed`: the game was replayed from it, so the
+    /// camera's count holds until the tracker has seen the table again.
+    pub fn keep_journal(&mut self, journal: Journal, resumed: bool) {
+        self.journal = Some(journal);
+        if resumed {
+            self.warmup = self.tracker.config.stable_frames + 1;
+        }
+    }
+
+    pub fn journal_path(&self) -> Option<&std::path::Path> {
+        self.journal.as_ref().map(Journal::path)
+    }
+
+    /// Takes the camera's count (a frame's, or one replayed from the journal).
+    pub fn take_camera(&mut self, frame: u64, counts: Vec<SeatTally>) -> Vec<Change> {
+        self.record(&Step::Camera {
+            frame,
+            counts: counts.clone(),
+        });
+        self.last_frame = Some(frame);
+        self.camera = counts;
+        self.camera
+            .resize(self.regions.seats.len(), SeatTally::default());
+        let mut out = self.retally();
+        out.extend(self.announce_new().into_iter().map(Change::Announce));
+        out
     }
 
     /// New seat regions (set in the panel): the count starts again from what the camera sees; what
@@ -184,7 +247,13 @@ impl TableSession {
         let announced = std::mem::take(&mut self.announced);
         let mut corrections = std::mem::take(&mut self.corrections);
         let mut dead = std::mem::take(&mut self.dead);
-        *self = TableSession::new(regions, self.profile.clone());
+        let journal = self.journal.take();
+        let (frames, last_frame, journal_error) =
+            (self.frames, self.last_frame, self.journal_error.take());
+        *self = TableSession::new(regions.clone(), self.profile.clone());
+        self.journal = journal;
+        (self.frames, self.last_frame, self.journal_error) = (frames, last_frame, journal_error);
+        self.record(&Step::Regions(regions));
         corrections.resize(self.corrections.len(), Correction::default());
         dead.resize(self.dead.len(), None);
         self.said = said;
@@ -264,7 +333,11 @@ impl TableSession {
                 }
             }
         }
-        self.camera = camera;
+        if self.warmup > 0 {
+            self.warmup -= 1;
+        } else if camera != self.camera {
+            out.extend(self.take_camera(index, camera));
+        }
         out.extend(self.retally());
         for e in events {
             if let TableEvent::Uncertain { cell, .. } = e {
@@ -323,7 +396,12 @@ impl TableSession {
         }
     }
 
-    fn set_correction(&mut self, seat: usize, by: Correction) -> Vec<Change> {
+    /// Sets a seat's correction (zero: back to the camera's count).
+    pub fn set_correction(&mut self, seat: usize, by: Correction) -> Vec<Change> {
+        if seat >= self.corrections.len() {
+            return Vec::new();
+        }
+        self.record(&Step::Correct { seat, by });
         self.corrections[seat] = by;
         let mut out = vec![Change::Corrected {
             seat,
@@ -350,6 +428,7 @@ impl TableSession {
         if black >= 3 {
             return Err(UndoRefused::StillThreeBlack { seat, black });
         }
+        self.record(&Step::UndoDeath { seat });
         self.dead[seat] = None;
         let death = Announcement::Death { seat };
         self.announced.remove(&format!("{death:?}"));

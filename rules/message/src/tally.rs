@@ -7,9 +7,9 @@ use crate::profile::Profile;
 use crate::rules::{self, seed};
 use crate::state::{Identity, Seat};
 use rules_core::{RuleRef, Text};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatTally {
     pub red: u8,
     pub blue: u8,

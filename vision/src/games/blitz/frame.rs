@@ -181,7 +181,7 @@ fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
                 .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
         })
         .collect();
-    let from_memory = most_common(&offsets)
+    let from_memory = lattice::most_common(&offsets)
         .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
         .map(|(shift, _)| shift);
     let front_rows: Vec<i32> = seen
@@ -189,7 +189,7 @@ fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
         .filter(|s| s.2 == BlitzRole::FrontLine && s.1 % 2 == 1)
         .map(|s| s.0 .1)
         .collect();
-    let row_shift = match most_common(&front_rows) {
+    let row_shift = match lattice::most_common(&front_rows) {
         Some((row, _)) => FRONT_ROW - row,
         None => {
             let rows: Vec<(i32, BlitzRole)> = seen.iter().map(|s| (s.0 .1, s.2)).collect();
@@ -254,36 +254,12 @@ fn side_score(rows: &[(i32, BlitzRole)], shift: i32) -> i32 {
         .sum()
 }
 
-/// The value most often in `v` (the smallest of equals) and how often; `None` when empty.
-fn most_common<T: Ord + Copy>(v: &[T]) -> Option<(T, usize)> {
-    let mut sorted = v.to_vec();
-    sorted.sort();
-    let mut best: Option<(T, usize)> = None;
-    for chunk in sorted.chunk_by(|a, b| a == b) {
-        if best.is_none_or(|b| chunk.len() > b.1) {
-            best = Some((chunk[0], chunk.len()));
-        }
-    }
-    best
-}
-
 /// The image direction (unit vector) from the grid's middle toward the Allied side under the
 /// frame `h` (image → table mm).
 pub fn allied_direction(h: &H3, cols: u8) -> [f64; 2] {
-    let Some(inv) = geometry::invert(h) else {
-        return [0.0, 1.0];
-    };
     let middle = [
         cols as f64 * PITCH_MM / 2.0,
         BLITZ_ROWS as f64 * PITCH_MM / 2.0,
     ];
-    let a = geometry::apply(&inv, middle);
-    let b = geometry::apply(&inv, [middle[0], middle[1] - PITCH_MM]);
-    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-    let n = (dx * dx + dy * dy).sqrt();
-    if n > 0.0 {
-        [dx / n, dy / n]
-    } else {
-        [0.0, 1.0]
-    }
+    lattice::image_direction(h, middle, [middle[0], middle[1] - PITCH_MM])
 }

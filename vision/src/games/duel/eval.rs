@@ -2,20 +2,23 @@
 //! tapped, face-down, and time per frame.
 
 use super::faces::{reference_set, render_faces, BACK_ID};
+use super::frame::DuelTable;
 use super::read::{read_table, TerritoryStrips};
 use super::scene::{compare, DuelOutcome, DuelScene, DuelSceneOptions, DuelSceneRenderer, Place};
-use crate::mats::MatLayout;
+use crate::geometry;
+use crate::lattice;
 use crate::types::TableObservation;
 use crate::{Scanner, ScannerOptions, VisionError};
 use duel::Catalogue;
 use serde::{Deserialize, Serialize};
 
-/// A scanner for the Duel faces and the back, with the Duel mat.
+/// A scanner for the Duel faces and the back: the 陣地 from the Duel mat, or without it from the
+/// units in them.
 pub fn duel_scanner(catalogue: &Catalogue) -> Result<Scanner, VisionError> {
     let refs = reference_set(&render_faces(catalogue)?)?;
-    Ok(Scanner::for_references(
+    Ok(Scanner::with_table(
         refs,
-        vec![MatLayout::duel()],
+        Box::new(DuelTable::new(catalogue)),
         ScannerOptions::default(),
     ))
 }
@@ -34,16 +37,20 @@ pub struct DuelSummary {
     pub wrong_named: usize,
     /// Named right, the card back included.
     pub identity: f64,
-    /// Units in the right 陣地 (scenes with the mat).
+    /// Units in the right 陣地 (a scene whose 陣地 were not found counts its units wrong).
     pub slot: f64,
-    /// Territories on the right side (scenes with the mat).
+    /// Units in the right 陣地 up to one shift along the rows a scene ([`super::CardResult`]).
+    pub slot_up_to_shift: f64,
+    /// Territories on the right side.
     pub territory_side: f64,
     /// Tapped or not read right (cards found and placed).
     pub tapped: f64,
     /// Face-down territories read as face down.
     pub face_down: f64,
-    /// Scenes without the mat (nothing can be placed in them).
+    /// Scenes without the mat (the 陣地 from the units).
     pub scenes_without_mat: usize,
+    /// Scenes where neither the mat nor the units gave the 陣地 (nothing placed).
+    pub scenes_unframed: usize,
     pub median_ms: f64,
     pub p95_ms: f64,
 }
@@ -52,12 +59,6 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
     let visible = || {
         outcomes
             .iter()
-            .flat_map(|o| o.cards.iter().filter(|c| !c.covered))
-    };
-    let on_mat = || {
-        outcomes
-            .iter()
-            .filter(|o| o.aruco_mat)
             .flat_map(|o| o.cards.iter().filter(|c| !c.covered))
     };
     let rate = |n: usize, d: usize| n as f64 / d.max(1) as f64;
@@ -88,31 +89,39 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
         wrong_named: outcomes.iter().map(|o| o.wrong_named).sum(),
         identity: count(&mut visible().map(|c| c.identity_ok)),
         slot: count(
-            &mut on_mat()
+            &mut visible()
                 .filter(|c| matches!(c.place, Place::Slot { .. }))
                 .map(|c| c.place_ok),
         ),
+        slot_up_to_shift: count(
+            &mut visible()
+                .filter(|c| matches!(c.place, Place::Slot { .. }))
+                .map(|c| c.slot_up_to_shift_ok),
+        ),
         territory_side: count(
-            &mut on_mat()
+            &mut visible()
                 .filter(|c| matches!(c.place, Place::Territory { .. }))
                 .map(|c| c.place_ok),
         ),
-        tapped: count(&mut on_mat().filter(|c| c.place_ok).map(|c| c.tapped_ok)),
+        tapped: count(&mut visible().filter(|c| c.place_ok).map(|c| c.tapped_ok)),
         face_down: count(
-            &mut on_mat()
+            &mut visible()
                 .filter(|c| c.truth == BACK_ID)
                 .map(|c| c.identity_ok && c.place_ok),
         ),
         scenes_without_mat: outcomes.iter().filter(|o| !o.aruco_mat).count(),
+        scenes_unframed: outcomes.iter().filter(|o| !o.framed).count(),
         median_ms: at(0.5),
         p95_ms: at(0.95),
     }
 }
 
-/// Renders, scans and reads scenes `seed..seed+n`, calling `each` after every scene.
+/// Renders, scans and reads scenes `seed..seed+n`, calling `each` after every scene. Without the
+/// mat the cards cannot tell near from far (the table is the same turned half round): the players'
+/// answer is given from the truth, as the panel asks it once.
 pub fn run(
     renderer: &DuelSceneRenderer,
-    scanner: &Scanner,
+    scanner: &mut Scanner,
     seed: u64,
     n: usize,
     opts: &DuelSceneOptions,
@@ -122,6 +131,7 @@ pub fn run(
     let mut out = Vec::with_capacity(n);
     for i in 0..n as u64 {
         let scene = renderer.render(seed + i, opts)?;
+        scanner.options.allied_towards = near_in_image(&scene.truth.table_to_image);
         let obs = scanner.scan(&scene.image, i)?;
         let view = read_table(&obs, &strips);
         let outcome = compare(&scene.truth, &obs, &view);
@@ -129,6 +139,16 @@ pub fn run(
         out.push(outcome);
     }
     Ok(out)
+}
+
+/// The image direction toward the near player of a table seen through `table_to_image`.
+fn near_in_image(table_to_image: &geometry::H3) -> Option<[f64; 2]> {
+    let to_table = geometry::invert(table_to_image)?;
+    Some(lattice::image_direction(
+        &to_table,
+        [250.0, 100.0],
+        [250.0, 0.0],
+    ))
 }
 
 #[cfg(test)]
@@ -140,12 +160,12 @@ mod tests {
     fn duel_table_accuracy_floor_on_fixed_seed_scenes() {
         let cat = Catalogue::demo();
         let renderer = DuelSceneRenderer::new(&cat).expect("renderer");
-        let scanner = duel_scanner(&cat).expect("scanner");
+        let mut scanner = duel_scanner(&cat).expect("scanner");
         let opts = DuelSceneOptions {
             aruco_mat: Some(true),
             ..DuelSceneOptions::default()
         };
-        let outcomes = run(&renderer, &scanner, 900, 6, &opts, |_, _, _| {}).expect("scenes");
+        let outcomes = run(&renderer, &mut scanner, 900, 6, &opts, |_, _, _| {}).expect("scenes");
         let s = summarise(&outcomes, 900);
         eprintln!("{s:#?}");
         assert!(s.visible_cards >= 30, "{s:?}");
@@ -164,7 +184,7 @@ mod tests {
         use crate::scene::Placement;
         let cat = Catalogue::demo();
         let renderer = DuelSceneRenderer::new(&cat).expect("renderer");
-        let scanner = duel_scanner(&cat).expect("scanner");
+        let mut scanner = duel_scanner(&cat).expect("scanner");
         for placement in Placement::ANY {
             let opts = DuelSceneOptions {
                 aruco_mat: Some(true),
@@ -172,7 +192,8 @@ mod tests {
                 placements: vec![placement],
                 ..DuelSceneOptions::default()
             };
-            let outcomes = run(&renderer, &scanner, 940, 3, &opts, |_, _, _| {}).expect("scenes");
+            let outcomes =
+                run(&renderer, &mut scanner, 940, 3, &opts, |_, _, _| {}).expect("scenes");
             let s = summarise(&outcomes, 940);
             eprintln!("{placement:?}: {s:#?}");
             assert!(s.visible_cards >= 12, "{placement:?}: {s:?}");
@@ -180,6 +201,47 @@ mod tests {
             assert!(s.tapped >= 0.9, "{placement:?}: tapped {:.3}", s.tapped);
         }
     }
+
+    /// Without the mat the units give the 陣地 wherever the camera stands, once the players have
+    /// said which side is near: each unit on its side, in its 陣地 up to where the row starts.
+    #[test]
+    fn duel_table_without_the_mat_from_any_side() {
+        use crate::scene::Placement;
+        let cat = Catalogue::demo();
+        let renderer = DuelSceneRenderer::new(&cat).expect("renderer");
+        let mut scanner = duel_scanner(&cat).expect("scanner");
+        for placement in Placement::ANY {
+            let opts = DuelSceneOptions {
+                aruco_mat: Some(false),
+                hand: Some(false),
+                placements: vec![placement],
+                ..DuelSceneOptions::default()
+            };
+            let outcomes =
+                run(&renderer, &mut scanner, 960, 3, &opts, |_, _, _| {}).expect("scenes");
+            let s = summarise(&outcomes, 960);
+            eprintln!("{placement:?}: {s:#?}");
+            assert!(s.visible_cards >= 12, "{placement:?}: {s:?}");
+            assert_eq!(s.scenes_unframed, 0, "{placement:?}: {s:?}");
+            assert!(
+                s.slot_up_to_shift >= NO_MAT_FLOOR.0,
+                "{placement:?}: slot {:.3}",
+                s.slot_up_to_shift
+            );
+            assert!(
+                s.territory_side >= NO_MAT_FLOOR.1,
+                "{placement:?}: territory side {:.3}",
+                s.territory_side
+            );
+            assert!(
+                s.tapped >= NO_MAT_FLOOR.2,
+                "{placement:?}: tapped {:.3}",
+                s.tapped
+            );
+        }
+    }
+
+    const NO_MAT_FLOOR: (f64, f64, f64) = (0.95, 0.95, 0.95);
 
     /// A laid table rendered and read back: units in their 陣地 (one tapped), territories on the
     /// right side in order, the card back as face down, tapped territories as tapped.

@@ -1,10 +1,10 @@
 //! From one scanned frame to what lies on each side of the Duel table: the unit in each 陣地 and
-//! the territories (face up or down, tapped or not). 陣地 come from the scanner's mat cells; a card
-//! outside the cells whose centre lies in a side's territory strip (mat mm, from the frame's mat
-//! homography) is that side's territory.
+//! the territories (face up or down, tapped or not). 陣地 come from the scanner's cells (from the mat,
+//! or without it from the units); a card outside the cells whose centre lies in a side's territory
+//! strip (mat mm, from the frame's homography) is that side's territory.
 
 use crate::geometry;
-use crate::types::{Calibration, Cell, DuelSide, ObservedCard, Orientation, TableObservation};
+use crate::types::{Cell, DuelSide, ObservedCard, Orientation, TableObservation};
 use serde::{Deserialize, Serialize};
 
 use super::faces::BACK_ID;
@@ -114,14 +114,11 @@ fn tapped(o: Orientation) -> bool {
 /// into mat terms when it sees the mat), so "tapped" is sideways on the table, whatever the camera.
 pub fn read_table(obs: &TableObservation, strips: &TerritoryStrips) -> DuelTableView {
     let mut view = DuelTableView {
-        calibrated: matches!(obs.calibration, Calibration::Mat { .. }),
+        calibrated: obs.calibration.homography().is_some(),
         occluded: obs.hand_or_motion_suspected,
         ..DuelTableView::default()
     };
-    let h = match &obs.calibration {
-        Calibration::Mat { homography, .. } => Some(*homography),
-        _ => None,
-    };
+    let h = obs.calibration.homography().copied();
     for card in &obs.cards {
         match (card.cell, h) {
             (Some(Cell::Duel { side, slot }), _) if (1..=5).contains(&slot) => {
@@ -175,7 +172,7 @@ fn territory(card: &ObservedCard, x_mm: f64) -> TerritorySeen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Timings;
+    use crate::types::{Calibration, Timings};
 
     /// A mat homography that is the identity: image pixels are mat mm.
     fn obs(cards: Vec<ObservedCard>) -> TableObservation {
@@ -260,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn duel_table_without_the_mat_places_nothing() {
+    fn duel_table_without_a_frame_places_nothing() {
         let mut o = obs(vec![card(
             "wei-land",
             [300.0, -70.0],
@@ -268,7 +265,7 @@ mod tests {
             None,
         )]);
         o.calibration = Calibration::None {
-            reason: "no mat".into(),
+            reason: "no mat and no unit".into(),
         };
         let view = read_table(&o, &TerritoryStrips::duel());
         assert!(!view.calibrated);

@@ -365,6 +365,10 @@ pub struct CardResult {
     pub identity_ok: bool,
     /// In the right 陣地, or among the right side's territories.
     pub place_ok: bool,
+    /// A unit in the right 陣地 once the scene's 陣地 are moved along the rows by the one shift
+    /// that places most units right: without the mat nothing on the table says which 陣地 is the
+    /// first, so the first unit seen is laid in the middle one and the rest follow from it.
+    pub slot_up_to_shift_ok: bool,
     pub tapped_ok: bool,
 }
 
@@ -372,6 +376,8 @@ pub struct CardResult {
 pub struct DuelOutcome {
     pub seed: u64,
     pub aruco_mat: bool,
+    /// The 陣地 were found (from the mat or the units).
+    pub framed: bool,
     pub hand: bool,
     pub cards: Vec<CardResult>,
     /// Observations naming a card that is not there (a wrong id, or no card at all), covered or not.
@@ -408,7 +414,7 @@ fn read_place(view: &DuelTableView, center: [f32; 2]) -> Option<(Place, bool, bo
 /// Compares a frame's reading with its truth. An observation belongs to the truth card whose
 /// outline holds its centre.
 pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) -> DuelOutcome {
-    let cards = truth
+    let mut cards: Vec<CardResult> = truth
         .cards
         .iter()
         .map(|t| {
@@ -432,10 +438,43 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
                 detected: seen.is_some(),
                 identity_ok: seen.is_some_and(|o| o.card.as_deref() == Some(t.card.as_str())),
                 place_ok,
+                slot_up_to_shift_ok: false,
                 tapped_ok: read.is_some_and(|r| r.1 == t.tapped),
             }
         })
         .collect();
+    let reads: Vec<Option<Place>> = truth
+        .cards
+        .iter()
+        .map(|t| {
+            let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
+            let seen = obs
+                .cards
+                .iter()
+                .find(|o| point_in_convex([o.center[0] as f64, o.center[1] as f64], &poly))?;
+            read_place(view, seen.center).map(|r| r.0)
+        })
+        .collect();
+    let shifted_ok = |t: &TruthCard, read: Option<Place>, shift: i32| match (t.place, read) {
+        (Place::Slot { side, slot }, Some(Place::Slot { side: s, slot: r })) => {
+            side == s && r as i32 == slot as i32 + shift
+        }
+        _ => false,
+    };
+    let count_at = |shift: i32| {
+        truth
+            .cards
+            .iter()
+            .zip(&reads)
+            .filter(|(t, r)| shifted_ok(t, **r, shift))
+            .count()
+    };
+    let best_shift = (-4..=4)
+        .max_by_key(|&s| (count_at(s), -s.abs()))
+        .unwrap_or(0);
+    for ((c, t), r) in cards.iter_mut().zip(&truth.cards).zip(&reads) {
+        c.slot_up_to_shift_ok = shifted_ok(t, *r, best_shift);
+    }
     let wrong_named = obs
         .cards
         .iter()
@@ -452,6 +491,7 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
         wrong_named,
         seed: truth.params.seed,
         aruco_mat: truth.params.aruco_mat,
+        framed: view.calibrated,
         hand: truth.params.hand,
         cards,
         total_ms: obs.timings.total_ms,

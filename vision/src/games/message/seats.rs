@@ -80,7 +80,7 @@ impl SeatRegions {
     pub fn save(&self, path: &Path) -> Result<(), VisionError> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| VisionError::Other(format!("seat regions: {e}")))?;
-        std::fs::write(path, text).map_err(|e| VisionError::io(path, e))
+        crate::files::write_atomic(path, text.as_bytes())
     }
 }
 

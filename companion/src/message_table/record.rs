@@ -1,0 +1,77 @@
+//! The 风声 table's journal: the header (players, profile, the seat regions at the start), then
+//! each committed step ([`Step`]) in order. Replaying the steps rebuilds the tallies, the
+//! corrections, the deaths and what was announced, each announcement made once.
+
+use super::session::{Step, TableSession};
+use crate::table::journal::Journal;
+use anyhow::bail;
+use message::Profile;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use vision::games::message::SeatRegions;
+
+const GAME: &str = "message";
+const FORMAT: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always "message": another game's journal is refused.
+    pub game: String,
+    pub format: u32,
+    pub profile: Profile,
+    pub regions: SeatRegions,
+}
+
+/// A new table session journalled at `path`.
+pub fn start(path: &Path, regions: SeatRegions, profile: Profile) -> anyhow::Result<TableSession> {
+    let header = Header {
+        game: GAME.into(),
+        format: FORMAT,
+        profile: profile.clone(),
+        regions: regions.clone(),
+    };
+    let journal = Journal::create(path, &header)?;
+    let mut session = TableSession::new(regions, profile);
+    session.keep_journal(journal, false);
+    Ok(session)
+}
+
+/// Continues the table in the journal at `path`; also a warning when a cut-off last line was
+/// dropped.
+pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Option<String>)> {
+    let (journal, resumed) = Journal::resume::<Header, Step>(path)?;
+    let h = resumed.header;
+    if h.game != GAME {
+        bail!("{}:1: a {} journal, not a 风声 one", path.display(), h.game);
+    }
+    if h.format != FORMAT {
+        bail!(
+            "{}:1: journal format {} (this arbiter reads {FORMAT})",
+            path.display(),
+            h.format
+        );
+    }
+    let mut session = TableSession::new(h.regions, h.profile);
+    for (i, step) in resumed.entries.into_iter().enumerate() {
+        let line = i + 2;
+        match step {
+            Step::Camera { frame, counts } => {
+                session.take_camera(frame, counts);
+            }
+            Step::Correct { seat, by } => {
+                if seat >= session.corrections.len() {
+                    bail!("{}:{line}: no seat {}", path.display(), seat + 1);
+                }
+                session.set_correction(seat, by);
+            }
+            Step::UndoDeath { seat } => {
+                session
+                    .undo_death(seat)
+                    .map_err(|e| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
+            }
+            Step::Regions(r) => session.set_regions(r),
+        }
+    }
+    session.keep_journal(journal, true);
+    Ok((session, resumed.warning))
+}

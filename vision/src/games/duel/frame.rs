@@ -1,0 +1,324 @@
+//! The Duel table without its mat, wherever the camera stands: the units in the 陣地 give the two
+//! rows of five (units lie on a 100 mm lattice, a near unit upright to the near player, a far one
+//! to the far player), earlier frames keep the 陣地 where they were, and the players' answer says
+//! which side is near (the table is the same turned half round, so the cards cannot).
+
+use super::faces::BACK_ID;
+use crate::face::{CARD_H_MM, CARD_W_MM};
+use crate::geometry::{self, H3};
+use crate::lattice::{self, LatticeSpec};
+use crate::mats::{MatLayout, PITCH_MM};
+use crate::table::{NamedCard, TableLayout};
+use crate::types::{AlliedFrom, AlliedSide, Calibration};
+use crate::VisionError;
+use duel::{Catalogue, Kind};
+use std::collections::HashSet;
+
+/// Units on the Duel mat's 100 mm 陣地.
+pub const DUEL_LATTICE: LatticeSpec = LatticeSpec {
+    pitch_mm: PITCH_MM,
+    card_w_mm: CARD_W_MM,
+    card_h_mm: CARD_H_MM,
+};
+const SLOTS: i32 = 5;
+const ROWS: i32 = 2;
+/// Units that must agree on where the 陣地 lay before for the memory to place them.
+const MIN_REMEMBERED: usize = 1;
+
+/// A named unit as the 陣地 fit sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotCard {
+    /// Image corners, the card's own top-left first.
+    pub corners: [[f64; 2]; 4],
+    /// (slot 0–4, row 0 near / 1 far) where it was last seen.
+    pub last_cell: Option<(u8, u8)>,
+}
+
+/// The Duel table: its mat, and without it the 陣地 from the units.
+pub struct DuelTable {
+    units: HashSet<String>,
+}
+
+impl DuelTable {
+    pub fn new(catalogue: &Catalogue) -> DuelTable {
+        let units = catalogue
+            .cards
+            .iter()
+            .filter(|c| c.kind == Kind::Unit)
+            .map(|c| c.id.clone())
+            .collect();
+        DuelTable { units }
+    }
+}
+
+impl TableLayout for DuelTable {
+    fn mats(&self) -> Vec<MatLayout> {
+        vec![MatLayout::duel()]
+    }
+
+    fn frame_from_cards(
+        &self,
+        named: &[NamedCard],
+        near_towards: Option<[f64; 2]>,
+    ) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
+        let units: Vec<SlotCard> = named
+            .iter()
+            .filter(|c| c.id != BACK_ID && self.units.contains(c.id))
+            .map(|c| SlotCard {
+                corners: c.corners,
+                last_cell: c.last_cell,
+            })
+            .collect();
+        Ok(Some((duel_frame(&units, near_towards)?, MatLayout::duel())))
+    }
+}
+
+/// One way to lay the 陣地 rows on the fitted lattice.
+struct Candidate {
+    homography: H3,
+    score: i32,
+    remembered: i32,
+}
+
+/// Fits the Duel 陣地 (mat mm: row 0 near, row 1 far, slot 0 at the near player's left) from the
+/// units in them. Units seen before keep their 陣地 when they agree; otherwise the units' span is
+/// laid in the middle of the five (all five when it spans them). `near_towards`: the image
+/// direction from the table toward the near player, as the players answered.
+pub fn duel_frame(
+    units: &[SlotCard],
+    near_towards: Option<[f64; 2]>,
+) -> Result<Calibration, VisionError> {
+    let quads: Vec<[[f64; 2]; 4]> = units.iter().map(|c| c.corners).collect();
+    let centres: Vec<[f64; 2]> = quads.iter().map(|q| geometry::centroid(q)).collect();
+    if centres.is_empty() {
+        return Ok(Calibration::None {
+            reason: "no mat and no unit in a 陣地 to lay the 陣地 from".into(),
+        });
+    }
+    let middle = geometry::centroid(&centres);
+    let anchor = (0..centres.len())
+        .min_by(|&a, &b| {
+            let d = |i: usize| crate::detect::dist(centres[i], middle);
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap_or(0);
+    let Some(h) = lattice::fit(&DUEL_LATTICE, &quads, anchor, 0)? else {
+        return Ok(Calibration::None {
+            reason: "degenerate unit card".into(),
+        });
+    };
+    let candidates: Vec<Candidate> = (0..4u8)
+        .map(|k| place_rows(&geometry::mul(&lattice::quarter_turn(k), &h), units))
+        .collect();
+    let total = |c: &Candidate| c.score + 3 * c.remembered;
+    let best = candidates.iter().map(total).max().unwrap_or(0);
+    let tied: Vec<&Candidate> = candidates.iter().filter(|c| total(c) == best).collect();
+    let towards = |c: &Candidate| near_direction(&c.homography);
+    let (chosen, from) = if tied.len() == 1 {
+        (tied[0], AlliedFrom::Remembered)
+    } else {
+        let (want, from) = match near_towards {
+            Some(w) => (w, AlliedFrom::Asked),
+            None => ([0.0, 1.0], AlliedFrom::Guessed),
+        };
+        let agree = |c: &Candidate| {
+            let d = towards(c);
+            d[0] * want[0] + d[1] * want[1]
+        };
+        let Some(c) = tied.iter().max_by(|a, b| agree(a).total_cmp(&agree(b))) else {
+            return Ok(Calibration::None {
+                reason: "no 陣地 fit".into(),
+            });
+        };
+        (*c, from)
+    };
+    Ok(Calibration::Cards {
+        named_cards: units.len(),
+        homography: chosen.homography,
+        allied_side: AlliedSide {
+            from,
+            towards: towards(chosen),
+        },
+    })
+}
+
+/// Shifts the turned lattice so units seen before stay in their 陣地 (when most agree), else so
+/// the rows hold the units (near units upright in row 0, far ones inverted in row 1) and their span
+/// lies in the middle of the five; scores how well the units agree.
+fn place_rows(h: &H3, units: &[SlotCard]) -> Candidate {
+    let p = PITCH_MM;
+    let seen: Vec<((i32, i32), u8)> = units
+        .iter()
+        .map(|c| {
+            (
+                lattice::cell_of(h, &c.corners, p),
+                lattice::turn_of(h, &c.corners),
+            )
+        })
+        .collect();
+    let offsets: Vec<(i32, i32)> = seen
+        .iter()
+        .zip(units)
+        .filter_map(|(s, c)| {
+            c.last_cell
+                .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
+        })
+        .collect();
+    let from_memory = lattice::most_common(&offsets)
+        .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
+        .map(|(shift, _)| shift);
+    let row_score = |shift: i32| -> i32 {
+        seen.iter()
+            .map(|&((_, row), turn)| {
+                let row = row + shift;
+                let on = (0..ROWS).contains(&row) as i32;
+                let facing = match (turn, row) {
+                    (0, 0) | (2, 1) => 2,
+                    (0, 1) | (2, 0) => -2,
+                    _ => 0,
+                };
+                on + facing
+            })
+            .sum()
+    };
+    let row_shift = (-8..=8)
+        .max_by_key(|&s| (row_score(s), -s.abs()))
+        .unwrap_or(0);
+    let (lo, hi) = seen.iter().fold((i32::MAX, i32::MIN), |(lo, hi), s| {
+        (lo.min(s.0 .0), hi.max(s.0 .0))
+    });
+    let span = hi - lo + 1;
+    let col_shift = -lo + (SLOTS - span).max(0) / 2;
+    let (mut col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
+    // A unit laid beyond the remembered end of the row (the first unit was not in the middle
+    // after all): the 陣地 move the least that keeps every unit on them.
+    if span <= SLOTS {
+        col_shift += (-(lo + col_shift)).max(0) - (hi + col_shift - (SLOTS - 1)).max(0);
+    }
+    let remembered = seen
+        .iter()
+        .zip(units)
+        .filter(|(s, c)| {
+            c.last_cell.is_some_and(|(col, row)| {
+                (col as i32, row as i32) == (s.0 .0 + col_shift, s.0 .1 + row_shift)
+            })
+        })
+        .count() as i32;
+    let mut score = row_score(row_shift);
+    for &((col, _), turn) in &seen {
+        score += (0..SLOTS).contains(&(col + col_shift)) as i32;
+        // Upright or inverted is the rule; tapped units the exception.
+        score += (turn % 2 == 0) as i32;
+    }
+    Candidate {
+        homography: lattice::shift_cells(h, col_shift, row_shift, p),
+        score,
+        remembered,
+    }
+}
+
+/// The image direction from the 陣地 rows' middle toward the near player under `h`.
+pub fn near_direction(h: &H3) -> [f64; 2] {
+    let middle = [SLOTS as f64 * PITCH_MM / 2.0, ROWS as f64 * PITCH_MM / 2.0];
+    lattice::image_direction(h, middle, [middle[0], middle[1] - PITCH_MM])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A camera turned `yaw` degrees round the table, looking down at an angle.
+    fn camera(yaw: f64) -> H3 {
+        let (s, c) = yaw.to_radians().sin_cos();
+        [
+            [1.2 * c, -1.2 * s, 640.0],
+            [-1.0 * s, -1.0 * c, 420.0],
+            [0.0002, 0.0001, 1.0],
+        ]
+    }
+
+    /// Units on (slot, row, quarter turns) seen through `to_image` (mat mm → image).
+    fn seen(to_image: &H3, cells: &[(i32, i32, u8)]) -> Vec<SlotCard> {
+        cells
+            .iter()
+            .map(|&(c, r, t)| {
+                let centre = [(c as f64 + 0.5) * 100.0, (r as f64 + 0.5) * 100.0];
+                SlotCard {
+                    corners: lattice::corners_mm(&DUEL_LATTICE, centre, t)
+                        .map(|p| geometry::apply(to_image, p)),
+                    last_cell: None,
+                }
+            })
+            .collect()
+    }
+
+    fn cells_of(cal: &Calibration, units: &[SlotCard]) -> Vec<(i32, i32, u8)> {
+        let h = cal.homography().expect("a frame");
+        units
+            .iter()
+            .map(|u| {
+                let (c, r) = lattice::cell_of(h, &u.corners, 100.0);
+                (c, r, lattice::turn_of(h, &u.corners))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_full_table_lands_in_its_slots_whatever_the_yaw_once_near_is_answered() {
+        let cells = [(0, 0, 0), (2, 0, 1), (4, 0, 0), (1, 1, 2), (3, 1, 3)];
+        for yaw in [0.0, 45.0, 90.0, 180.0, 250.0, 310.0] {
+            let to_image = camera(yaw);
+            let units = seen(&to_image, &cells);
+            let near = lattice::image_direction(
+                &geometry::invert(&to_image).unwrap(),
+                [0.0, 100.0],
+                [0.0, 0.0],
+            );
+            let cal = duel_frame(&units, Some(near)).unwrap();
+            assert_eq!(cells_of(&cal, &units), cells, "yaw {yaw}");
+            let Calibration::Cards { allied_side, .. } = cal else {
+                panic!("cards frame");
+            };
+            assert_eq!(allied_side.from, AlliedFrom::Asked);
+        }
+    }
+
+    #[test]
+    fn unanswered_the_near_side_is_a_guess_and_a_lone_unit_takes_the_middle_slot() {
+        let units = seen(&camera(0.0), &[(0, 1, 2)]);
+        let cal = duel_frame(&units, None).unwrap();
+        assert!(cal.allied_side_unknown());
+        // Near taken to be the image's bottom: a unit upright to the top is far; alone, it takes
+        // the middle 陣地.
+        assert_eq!(cells_of(&cal, &units), vec![(2, 1, 2)]);
+    }
+
+    #[test]
+    fn remembered_slots_hold_when_the_span_shrinks() {
+        let to_image = camera(30.0);
+        let mut units = seen(&to_image, &[(4, 0, 0), (3, 1, 2)]);
+        units[0].last_cell = Some((4, 0));
+        units[1].last_cell = Some((3, 1));
+        let cal = duel_frame(&units, None).unwrap();
+        assert_eq!(cells_of(&cal, &units), vec![(4, 0, 0), (3, 1, 2)]);
+        let Calibration::Cards { allied_side, .. } = cal else {
+            panic!("cards frame");
+        };
+        assert_eq!(allied_side.from, AlliedFrom::Remembered);
+    }
+
+    #[test]
+    fn a_unit_beyond_the_remembered_row_end_moves_the_slots_the_least() {
+        let to_image = camera(0.0);
+        // Remembered in the middle; then a unit three to its left.
+        let mut units = seen(&to_image, &[(3, 0, 0), (0, 0, 0)]);
+        units[0].last_cell = Some((2, 0));
+        let cal = duel_frame(&units, None).unwrap();
+        assert_eq!(cells_of(&cal, &units), vec![(3, 0, 0), (0, 0, 0)]);
+    }
+
+    #[test]
+    fn no_unit_no_frame() {
+        assert!(duel_frame(&[], None).unwrap().homography().is_none());
+    }
+}
