@@ -17,6 +17,7 @@ pub mod files;
 pub mod font;
 pub mod games;
 pub mod geometry;
+pub mod hands;
 pub mod identifier;
 pub mod identify;
 pub mod lattice;

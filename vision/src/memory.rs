@@ -1,6 +1,7 @@
 //! What the scanner keeps between frames of one table: the cells named cards were last seen in (so a
 //! refit after a bumped camera, a hand over some cards or an emptied first column keeps the grid
-//! where the cards are), and the last frame, small, to tell fast motion.
+//! where the cards are), the last frame, small, to tell fast motion, and the table as it was learnt,
+//! to tell a hand held still.
 
 use crate::VisionError;
 use opencv::core::{Mat, Size};
@@ -20,11 +21,17 @@ pub struct TableMemory {
     /// Card id → (col, row) of its cell when last seen.
     pub cells: HashMap<String, (u8, u8)>,
     last_small: Option<Mat>,
+    hands: crate::hands::HandWatch,
 }
 
 impl TableMemory {
     pub fn new() -> TableMemory {
         TableMemory::default()
+    }
+
+    /// Whether a hand, moving or held still, is over the table in `bgr` (see [`crate::hands`]).
+    pub fn hand_in_view(&mut self, bgr: &Mat) -> Result<bool, VisionError> {
+        self.hands.hand_in_view(bgr)
     }
 
     /// Whether much of `gray` changed since the last frame given here (the first never has).

@@ -380,8 +380,10 @@ impl Scanner {
                 None,
             ),
         };
-        if let Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. } =
-            &calibration
+        if let (
+            Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. },
+            true,
+        ) = (&calibration, self.table.drops_off_size_cards())
         {
             found.retain(|f| {
                 let hole = [0, 1, 2, 3].map(|k| {
@@ -459,9 +461,9 @@ impl Scanner {
             .collect::<Vec<_>>();
         timings.assign_ms = ms(t);
         timings.total_ms = ms(start);
-        let motion = match memory.as_mut() {
-            Some(m) => m.moved(&gray)?,
-            None => false,
+        let (motion, hand) = match memory.as_mut() {
+            Some(m) => (m.moved(&gray)?, m.hand_in_view(image)?),
+            None => (false, false),
         };
         // A guessed Allied side is not remembered: the players' answer must still be asked for.
         if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {
@@ -478,13 +480,14 @@ impl Scanner {
                 }
             }
         }
-        let hand_or_motion_suspected = motion || cards.iter().any(|c| c.covered);
+        let hand_or_motion_suspected = motion || hand || cards.iter().any(|c| c.covered);
         Ok(TableObservation {
             frame_index,
             calibration,
             cards,
             hand_or_motion_suspected,
             motion,
+            hand,
             timings,
         })
     }

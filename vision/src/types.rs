@@ -220,5 +220,9 @@ pub struct TableObservation {
     /// when scanning a sequence of frames.
     #[serde(default)]
     pub motion: bool,
+    /// A hand, moving or held still, is over the table (skin where the learnt table changed):
+    /// only set when scanning a sequence of frames.
+    #[serde(default)]
+    pub hand: bool,
     pub timings: Timings,
 }

@@ -44,7 +44,10 @@ pub struct Header {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Step {
     /// The table as the tracker committed it at frame `frame` of the source.
-    Table { frame: u64, table: TableSnapshot },
+    Table {
+        frame: u64,
+        table: Box<TableSnapshot>,
+    },
     /// The priority holder passed (panel).
     Pass,
     /// Both players passed until the stack was empty (panel).
@@ -237,7 +240,7 @@ impl TableSession {
         if !events.is_empty() || self.game.waiting.is_some() {
             self.step(Step::Table {
                 frame: sightings.index,
-                table: snapshot(self.tracker.committed()),
+                table: Box::new(snapshot(self.tracker.committed())),
             });
         }
         self.last_events = events;

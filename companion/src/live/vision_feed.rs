@@ -340,6 +340,7 @@ mod tests {
             },
             hand_or_motion_suspected: cards.iter().any(|c| c.covered),
             motion: false,
+            hand: false,
             cards,
             timings: Timings::default(),
         }

@@ -223,6 +223,8 @@ fn the_panel_asks_which_side_is_allied_when_the_cards_cannot_tell() {
             runner.overlays.iter().map(|o| &o.label).collect::<Vec<_>>()
         );
     }
+    // The window closed: its journal is free to resume.
+    drop(h);
     let (resumed, _) = Session::resume(&journal, catalogue).unwrap();
     assert_eq!(
         resumed.allied_edge,

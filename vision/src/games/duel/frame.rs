@@ -56,6 +56,12 @@ impl TableLayout for DuelTable {
         vec![MatLayout::duel()]
     }
 
+    /// The frame is fitted from the units; territories lie a row and more beyond them, where
+    /// its scale is extrapolated, and Duel faces are often named by small leads.
+    fn drops_off_size_cards(&self) -> bool {
+        false
+    }
+
     fn frame_from_cards(
         &self,
         named: &[NamedCard],
@@ -232,7 +238,7 @@ mod tests {
         let (s, c) = yaw.to_radians().sin_cos();
         [
             [1.2 * c, -1.2 * s, 640.0],
-            [-1.0 * s, -1.0 * c, 420.0],
+            [-s, -c, 420.0],
             [0.0002, 0.0001, 1.0],
         ]
     }

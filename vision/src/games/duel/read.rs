@@ -186,6 +186,7 @@ mod tests {
             cards,
             hand_or_motion_suspected: false,
             motion: false,
+            hand: false,
             timings: Timings::default(),
         }
     }
