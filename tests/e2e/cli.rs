@@ -228,3 +228,69 @@ fn commands_work_from_another_directory() {
 pub fn lines_in(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
 }
+
+/// Starts `args` with `--journal JOURNAL` (then `--resume JOURNAL` while it exists) and SIGKILLs
+/// it twenty times at seeded random moments: two runs in three at any moment (the journal's replay
+/// included), every third only after it journalled a step of its own, so the game moves on.
+/// Returns the number of kills; panics when the game ended first or was always killed at one point.
+pub fn kill_twenty_times(args: &[&str], journal: &std::path::Path, seed: u64) -> usize {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let journal_arg = journal.to_str().expect("a UTF-8 path").to_string();
+    let mut kill_points = std::collections::BTreeSet::new();
+    let mut x = seed.max(1);
+    let mut kills = 0;
+    while kills < 20 {
+        let before = lines_in(journal).max(1);
+        let mut cmd = arbiter();
+        cmd.args(args);
+        if journal.exists() {
+            cmd.args(["--resume", &journal_arg]);
+        } else {
+            cmd.args(["--journal", &journal_arg]);
+        }
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start");
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let must_advance = kills % 3 == 2;
+        let wait = Duration::from_millis(if must_advance { x % 300 } else { x % 1200 });
+        let starting = Instant::now();
+        while must_advance
+            && lines_in(journal) <= before
+            && starting.elapsed() < Duration::from_secs(120)
+        {
+            if let Ok(Some(_)) = child.try_wait() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let started = Instant::now();
+        let mut finished = false;
+        while started.elapsed() < wait {
+            if let Ok(Some(_)) = child.try_wait() {
+                finished = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(
+            !finished,
+            "the game ended after {kills} kills, before twenty"
+        );
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+        kills += 1;
+        kill_points.insert(lines_in(journal));
+    }
+    eprintln!("{kills} kills, at journal lengths {kill_points:?}");
+    assert!(
+        kill_points.len() >= 3,
+        "killed at several points: {kill_points:?}"
+    );
+    kills
+}

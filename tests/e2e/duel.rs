@@ -151,9 +151,6 @@ fn game_log(text: &str) -> (Vec<String>, String) {
 /// committed step lost, none taken twice, no illegal state).
 #[test]
 fn duel_table_killed_twenty_times_resumes_to_the_same_game() {
-    use crate::cli::lines_in;
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
     let dir = std::env::temp_dir().join(format!("arbiter-duel-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
@@ -184,65 +181,10 @@ fn duel_table_killed_twenty_times_resumes_to_the_same_game() {
 
     let journal = dir.join("killed.jsonl");
     let journal_arg = journal.to_str().unwrap().to_string();
-    // A fixed-seed walk of kill delays (ms): early, mid-frame and late.
-    let mut kill_points = std::collections::BTreeSet::new();
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let (mut kills, mut finished) = (0, None);
-    while kills < 20 {
-        let before = lines_in(&journal).max(1);
-        let mut cmd = crate::cli::arbiter();
-        cmd.args(["duel", "table", "--headless", "--source", &source]);
-        if journal.exists() {
-            cmd.args(["--resume", &journal_arg]);
-        } else {
-            cmd.args(["--journal", &journal_arg]);
-        }
-        let mut child = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start");
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let must_advance = kills % 3 == 2;
-        let wait = Duration::from_millis(if must_advance { x % 300 } else { x % 1200 });
-        // Every third run is killed only after it journalled a step of its own (so the game
-        // moves on); the others at any moment, replaying the journal included.
-        let starting = Instant::now();
-        while must_advance
-            && lines_in(&journal) <= before
-            && starting.elapsed() < Duration::from_secs(120)
-        {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let started = Instant::now();
-        while started.elapsed() < wait {
-            if let Ok(Some(status)) = child.try_wait() {
-                finished = Some(status);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        if finished.is_some() {
-            break;
-        }
-        child.kill().expect("SIGKILL");
-        child.wait().expect("reaped");
-        kills += 1;
-        kill_points.insert(lines_in(&journal));
-    }
-    eprintln!("{kills} kills, at journal lengths {kill_points:?}");
-    assert!(
-        kill_points.len() >= 3,
-        "killed at several points: {kill_points:?}"
-    );
-    assert_eq!(
-        kills, 20,
-        "the game ended before it was killed twenty times"
+    let kills = crate::cli::kill_twenty_times(
+        &["duel", "table", "--headless", "--source", &source],
+        &journal,
+        0x2545_f491_4f6c_dd1d,
     );
     // Replay what the journal holds, then play the frames it had not reached.
     let (ok, text) = run(&[

@@ -294,9 +294,6 @@ fn issue_6_message_render_scene_writes_image_truth_and_seats() {
 /// one's.
 #[test]
 fn message_table_killed_twenty_times_resumes_to_the_same_table() {
-    use crate::cli::lines_in;
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
     let dir = std::env::temp_dir().join(format!("arbiter-message-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
@@ -347,66 +344,7 @@ fn message_table_killed_twenty_times_resumes_to_the_same_table() {
 
     let journal = dir.join("killed.jsonl");
     let journal_arg = journal.to_str().unwrap().to_string();
-    let mut kill_points = std::collections::BTreeSet::new();
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut kills = 0;
-    while kills < 20 {
-        let before = lines_in(&journal).max(1);
-        let mut cmd = crate::cli::arbiter();
-        cmd.args(base);
-        if journal.exists() {
-            cmd.args(["--resume", &journal_arg]);
-        } else {
-            cmd.args(["--journal", &journal_arg]);
-        }
-        let mut child = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start");
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let must_advance = kills % 3 == 2;
-        let wait = Duration::from_millis(if must_advance { x % 300 } else { x % 1200 });
-        // Every third run is killed only after it journalled a step of its own (so the game
-        // moves on); the others at any moment, replaying the journal included.
-        let starting = Instant::now();
-        while must_advance
-            && lines_in(&journal) <= before
-            && starting.elapsed() < Duration::from_secs(120)
-        {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let started = Instant::now();
-        let mut finished = false;
-        while started.elapsed() < wait {
-            if let Ok(Some(_)) = child.try_wait() {
-                finished = true;
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        if finished {
-            break;
-        }
-        child.kill().expect("SIGKILL");
-        child.wait().expect("reaped");
-        kills += 1;
-        kill_points.insert(lines_in(&journal));
-    }
-    eprintln!("{kills} kills, at journal lengths {kill_points:?}");
-    assert!(
-        kill_points.len() >= 3,
-        "killed at several points: {kill_points:?}"
-    );
-    assert_eq!(
-        kills, 20,
-        "the table ended before it was killed twenty times"
-    );
+    let kills = crate::cli::kill_twenty_times(&base, &journal, 0x9e37_79b9_7f4a_7c15);
     let mut resume = base.to_vec();
     resume.extend(["--resume", journal_arg.as_str()]);
     let (ok, text) = run(&resume);

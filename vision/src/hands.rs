@@ -52,16 +52,8 @@ impl HandWatch {
         if w <= 0 || h <= 0 || bgr.channels() != 3 {
             return Ok(false);
         }
-        let small_h = ((h as f64 * SMALL_W as f64 / w as f64).round() as i32).max(1);
-        let mut small = Mat::default();
-        imgproc::resize(
-            bgr,
-            &mut small,
-            Size::new(SMALL_W, small_h),
-            0.0,
-            0.0,
-            imgproc::INTER_AREA,
-        )?;
+        let small = crate::memory::shrink_to_width(bgr, SMALL_W)?;
+        let small_h = small.rows();
         let mut now = Mat::default();
         small.convert_to(&mut now, CV_32FC3, 1.0, 0.0)?;
         let Some(table) = self

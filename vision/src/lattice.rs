@@ -14,6 +14,13 @@ pub struct LatticeSpec {
     pub card_h_mm: f64,
 }
 
+/// Our printed cards (63 × 88 mm) on the mats' 100 mm pitch: the Blitz grid and the Duel 陣地.
+pub const PRINTED_CARDS: LatticeSpec = LatticeSpec {
+    pitch_mm: crate::mats::PITCH_MM,
+    card_w_mm: crate::face::CARD_W_MM,
+    card_h_mm: crate::face::CARD_H_MM,
+};
+
 /// How far (in cells, either way from the first card) the lattice is followed: a card further off
 /// is another game's or a misfit.
 const MAX_CELLS_FROM_ANCHOR: f64 = 12.0;

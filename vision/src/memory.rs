@@ -40,16 +40,8 @@ impl TableMemory {
         if w <= 0 || h <= 0 {
             return Ok(false);
         }
-        let small_h = ((h as f64 * SMALL_W as f64 / w as f64).round() as i32).max(1);
-        let mut small = Mat::default();
-        imgproc::resize(
-            gray,
-            &mut small,
-            Size::new(SMALL_W, small_h),
-            0.0,
-            0.0,
-            imgproc::INTER_AREA,
-        )?;
+        let small = shrink_to_width(gray, SMALL_W)?;
+        let small_h = small.rows();
         let moved = match &self.last_small {
             Some(last) if last.size()? == small.size()? => {
                 let mut diff = Mat::default();
@@ -65,6 +57,22 @@ impl TableMemory {
         self.last_small = Some(small);
         Ok(moved)
     }
+}
+
+/// `image` shrunk (area-averaged) to `width` pixels, its aspect kept.
+pub(crate) fn shrink_to_width(image: &Mat, width: i32) -> Result<Mat, VisionError> {
+    let (w, h) = (image.cols().max(1), image.rows());
+    let small_h = ((h as f64 * width as f64 / w as f64).round() as i32).max(1);
+    let mut small = Mat::default();
+    imgproc::resize(
+        image,
+        &mut small,
+        Size::new(width, small_h),
+        0.0,
+        0.0,
+        imgproc::INTER_AREA,
+    )?;
+    Ok(small)
 }
 
 #[cfg(test)]

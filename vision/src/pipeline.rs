@@ -380,10 +380,8 @@ impl Scanner {
                 None,
             ),
         };
-        if let (
-            Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. },
-            true,
-        ) = (&calibration, self.table.drops_off_size_cards())
+        if let Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. } =
+            &calibration
         {
             found.retain(|f| {
                 let hole = [0, 1, 2, 3].map(|k| {

@@ -39,13 +39,6 @@ pub trait TableLayout: Send + Sync {
         }
     }
 
-    /// Whether, with a frame fitted from the cards, a weakly named card whose size under that
-    /// frame is not a card's is dropped (a speck or a fragment). A game whose cards lie far beyond
-    /// the cards the frame is fitted from says no.
-    fn drops_off_size_cards(&self) -> bool {
-        true
-    }
-
     /// The frame and grid from the named cards when no mat was seen; `None` when this game places
     /// cards only with its mat. `allied_towards`: the players' answer to which side is whose.
     fn frame_from_cards(

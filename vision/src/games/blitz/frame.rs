@@ -2,7 +2,6 @@
 //! axis, how the players' cards lie and face gives which side is Allied, earlier frames keep it
 //! where it was.
 
-use crate::face::{CARD_H_MM, CARD_W_MM};
 use crate::geometry::{self, H3};
 use crate::lattice::{self, LatticeSpec};
 use crate::mats::PITCH_MM;
@@ -22,11 +21,7 @@ pub enum BlitzRole {
 }
 
 /// Our printed cards on the 100 mm grid.
-pub const BLITZ_LATTICE: LatticeSpec = LatticeSpec {
-    pitch_mm: PITCH_MM,
-    card_w_mm: CARD_W_MM,
-    card_h_mm: CARD_H_MM,
-};
+pub const BLITZ_LATTICE: LatticeSpec = lattice::PRINTED_CARDS;
 const BLITZ_ROWS: i32 = 7;
 const FRONT_ROW: i32 = 3;
 /// Cards that must agree on where the grid lay before for the memory to place it.

@@ -4,7 +4,6 @@
 //! which side is near (the table is the same turned half round, so the cards cannot).
 
 use super::faces::BACK_ID;
-use crate::face::{CARD_H_MM, CARD_W_MM};
 use crate::geometry::{self, H3};
 use crate::lattice::{self, LatticeSpec};
 use crate::mats::{MatLayout, PITCH_MM};
@@ -15,11 +14,7 @@ use duel::{Catalogue, Kind};
 use std::collections::HashSet;
 
 /// Units on the Duel mat's 100 mm 陣地.
-pub const DUEL_LATTICE: LatticeSpec = LatticeSpec {
-    pitch_mm: PITCH_MM,
-    card_w_mm: CARD_W_MM,
-    card_h_mm: CARD_H_MM,
-};
+pub const DUEL_LATTICE: LatticeSpec = lattice::PRINTED_CARDS;
 const SLOTS: i32 = 5;
 const ROWS: i32 = 2;
 /// Units that must agree on where the 陣地 lay before for the memory to place them.
@@ -54,12 +49,6 @@ impl DuelTable {
 impl TableLayout for DuelTable {
     fn mats(&self) -> Vec<MatLayout> {
         vec![MatLayout::duel()]
-    }
-
-    /// The frame is fitted from the units; territories lie a row and more beyond them, where
-    /// its scale is extrapolated, and Duel faces are often named by small leads.
-    fn drops_off_size_cards(&self) -> bool {
-        false
     }
 
     fn frame_from_cards(

@@ -414,20 +414,30 @@ fn read_place(view: &DuelTableView, center: [f32; 2]) -> Option<(Place, bool, bo
 /// Compares a frame's reading with its truth. An observation belongs to the truth card whose
 /// outline holds its centre.
 pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) -> DuelOutcome {
-    let mut cards: Vec<CardResult> = truth
+    let seen: Vec<_> = truth
         .cards
         .iter()
         .map(|t| {
             let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
-            let seen = obs
-                .cards
+            obs.cards
                 .iter()
-                .find(|o| point_in_convex([o.center[0] as f64, o.center[1] as f64], &poly));
-            let read = seen.and_then(|o| read_place(view, o.center));
+                .find(|o| point_in_convex([o.center[0] as f64, o.center[1] as f64], &poly))
+        })
+        .collect();
+    let read: Vec<Option<(Place, bool, bool)>> = seen
+        .iter()
+        .map(|o| o.and_then(|o| read_place(view, o.center)))
+        .collect();
+    let reads: Vec<Option<Place>> = read.iter().map(|r| r.map(|r| r.0)).collect();
+    let mut cards: Vec<CardResult> = truth
+        .cards
+        .iter()
+        .zip(seen.iter().zip(&read))
+        .map(|(t, (seen, read))| {
             let place_ok = match (t.place, read) {
-                (Place::Slot { .. }, Some((p, _, _))) => p == t.place,
+                (Place::Slot { .. }, Some((p, _, _))) => *p == t.place,
                 (Place::Territory { side, .. }, Some((Place::Territory { side: s, .. }, _, _))) => {
-                    s == side
+                    *s == side
                 }
                 _ => false,
             };
@@ -441,18 +451,6 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
                 slot_up_to_shift_ok: false,
                 tapped_ok: read.is_some_and(|r| r.1 == t.tapped),
             }
-        })
-        .collect();
-    let reads: Vec<Option<Place>> = truth
-        .cards
-        .iter()
-        .map(|t| {
-            let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
-            let seen = obs
-                .cards
-                .iter()
-                .find(|o| point_in_convex([o.center[0] as f64, o.center[1] as f64], &poly))?;
-            read_place(view, seen.center).map(|r| r.0)
         })
         .collect();
     let shifted_ok = |t: &TruthCard, read: Option<Place>, shift: i32| match (t.place, read) {
