@@ -154,6 +154,35 @@ pub fn most_common<T: Ord + Copy>(v: &[T]) -> Option<(T, usize)> {
     best
 }
 
+/// The whole-cell shift (cols, rows) that puts the cards seen before back where they were last
+/// seen: `cells[i]` is card i's cell on the fitted lattice, `last[i]` where it was last seen. `None`
+/// unless at least `min_agree` cards, and most of those remembered, agree on it.
+pub fn remembered_shift(
+    cells: &[(i32, i32)],
+    last: &[Option<(u8, u8)>],
+    min_agree: usize,
+) -> Option<(i32, i32)> {
+    let offsets: Vec<(i32, i32)> = cells
+        .iter()
+        .zip(last)
+        .filter_map(|(s, l)| l.map(|(col, row)| (col as i32 - s.0, row as i32 - s.1)))
+        .collect();
+    most_common(&offsets)
+        .filter(|&(_, n)| n >= min_agree && 2 * n > offsets.len())
+        .map(|(shift, _)| shift)
+}
+
+/// How many cards lie, shifted by `shift`, where they were last seen.
+pub fn count_remembered(cells: &[(i32, i32)], last: &[Option<(u8, u8)>], shift: (i32, i32)) -> i32 {
+    cells
+        .iter()
+        .zip(last)
+        .filter(|(s, l)| {
+            l.is_some_and(|(col, row)| (col as i32, row as i32) == (s.0 + shift.0, s.1 + shift.1))
+        })
+        .count() as i32
+}
+
 /// The image direction (unit vector) from table point `from_mm` toward `to_mm` under the frame `h`
 /// (image → table mm); image down when `h` cannot be inverted.
 pub fn image_direction(h: &H3, from_mm: [f64; 2], to_mm: [f64; 2]) -> [f64; 2] {

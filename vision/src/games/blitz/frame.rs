@@ -168,17 +168,9 @@ fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
             (lattice::cell_of(h, q, p), lattice::turn_of(h, q), c.role)
         })
         .collect();
-    let offsets: Vec<(i32, i32)> = seen
-        .iter()
-        .zip(cards)
-        .filter_map(|(s, c)| {
-            c.last_cell
-                .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
-        })
-        .collect();
-    let from_memory = lattice::most_common(&offsets)
-        .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
-        .map(|(shift, _)| shift);
+    let cells: Vec<(i32, i32)> = seen.iter().map(|s| s.0).collect();
+    let last: Vec<Option<(u8, u8)>> = cards.iter().map(|c| c.last_cell).collect();
+    let from_memory = lattice::remembered_shift(&cells, &last, MIN_REMEMBERED);
     let front_rows: Vec<i32> = seen
         .iter()
         .filter(|s| s.2 == BlitzRole::FrontLine && s.1 % 2 == 1)
@@ -195,15 +187,7 @@ fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
     };
     let col_shift = -seen.iter().map(|s| s.0 .0).min().unwrap_or(0);
     let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
-    let remembered = seen
-        .iter()
-        .zip(cards)
-        .filter(|(s, c)| {
-            c.last_cell.is_some_and(|(col, row)| {
-                (col as i32, row as i32) == (s.0 .0 + col_shift, s.0 .1 + row_shift)
-            })
-        })
-        .count() as i32;
+    let remembered = lattice::count_remembered(&cells, &last, (col_shift, row_shift));
     let mut score = 0;
     for &((col, row), turn, role) in &seen {
         let (col, row) = (col + col_shift, row + row_shift);

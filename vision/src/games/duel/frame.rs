@@ -151,17 +151,9 @@ fn place_rows(h: &H3, units: &[SlotCard]) -> Candidate {
             )
         })
         .collect();
-    let offsets: Vec<(i32, i32)> = seen
-        .iter()
-        .zip(units)
-        .filter_map(|(s, c)| {
-            c.last_cell
-                .map(|(col, row)| (col as i32 - s.0 .0, row as i32 - s.0 .1))
-        })
-        .collect();
-    let from_memory = lattice::most_common(&offsets)
-        .filter(|&(_, n)| n >= MIN_REMEMBERED && 2 * n > offsets.len())
-        .map(|(shift, _)| shift);
+    let cells: Vec<(i32, i32)> = seen.iter().map(|s| s.0).collect();
+    let last: Vec<Option<(u8, u8)>> = units.iter().map(|c| c.last_cell).collect();
+    let from_memory = lattice::remembered_shift(&cells, &last, MIN_REMEMBERED);
     let row_score = |shift: i32| -> i32 {
         seen.iter()
             .map(|&((_, row), turn)| {
@@ -190,15 +182,7 @@ fn place_rows(h: &H3, units: &[SlotCard]) -> Candidate {
     if span <= SLOTS {
         col_shift += (-(lo + col_shift)).max(0) - (hi + col_shift - (SLOTS - 1)).max(0);
     }
-    let remembered = seen
-        .iter()
-        .zip(units)
-        .filter(|(s, c)| {
-            c.last_cell.is_some_and(|(col, row)| {
-                (col as i32, row as i32) == (s.0 .0 + col_shift, s.0 .1 + row_shift)
-            })
-        })
-        .count() as i32;
+    let remembered = lattice::count_remembered(&cells, &last, (col_shift, row_shift));
     let mut score = row_score(row_shift);
     for &((col, _), turn) in &seen {
         score += (0..SLOTS).contains(&(col + col_shift)) as i32;
