@@ -311,6 +311,8 @@ pub(crate) struct Journal {
     /// Byte length of the complete lines; a cut-off tail beyond it is dropped before the next write.
     complete_len: u64,
     truncated: bool,
+    /// The last line is whole but lost its newline: the next write starts a new line first.
+    needs_newline: bool,
     /// The cut-mid-write warning given at load, if any (the panel shows it too).
     pub(crate) warning: Option<String>,
 }
@@ -384,12 +386,14 @@ impl Journal {
         if states.is_empty() {
             bail!("{} holds no complete set-up line", path.display());
         }
+        let needs_newline = !truncated && !text.is_empty() && !text.ends_with('\n');
         Ok(Journal {
             path: path.to_path_buf(),
             states,
             events,
             complete_len,
             truncated,
+            needs_newline,
             warning,
         })
     }
@@ -464,6 +468,10 @@ impl Journal {
         }
         let mut text = serde_json::to_string(line)?;
         text.push('\n');
+        if self.needs_newline {
+            text.insert(0, '\n');
+            self.needs_newline = false;
+        }
         file.write_all(text.as_bytes())?;
         file.sync_data()?;
         self.complete_len += text.len() as u64;

@@ -175,3 +175,26 @@ fn issue_5_fof_refusal_cites_the_rule() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("3.3.1 A"), "{err}");
 }
+
+/// A journal whose last line is whole but lost its newline (an editor, a copy) keeps that action,
+/// and the next one is written on a line of its own.
+#[test]
+fn fof_a_whole_last_line_without_its_newline_keeps_its_action() {
+    let j = journal("no-newline");
+    new_game(&j, &[]);
+    ok_json(fof(&j, &["next", "--json"]));
+    let good = ok_json(fof(&j, &["status", "--json"]));
+    let text = std::fs::read_to_string(&j).unwrap();
+    std::fs::write(&j, text.trim_end_matches('\n')).unwrap();
+    assert_eq!(ok_json(fof(&j, &["status", "--json"])), good);
+    ok_json(fof(&j, &["next", "--json"]));
+    let lines: Vec<String> = std::fs::read_to_string(&j)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), text.lines().count() + 1, "{lines:?}");
+    for line in &lines {
+        serde_json::from_str::<Value>(line).expect("every journal line is whole");
+    }
+}
