@@ -63,13 +63,8 @@ fn duel_selfplay_is_seeded_and_ends_with_a_winner() {
     );
 }
 
-/// At the table: the scripted game's frames rendered to PNGs, read back headless through the Duel
-/// scanner, tracker and adapter: territory plays, a paid unit, a refused attack (整备), an attack.
-#[test]
-fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() {
-    let dir = std::env::temp_dir().join(format!("arbiter-duel-table-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = dir.to_str().unwrap();
+/// Renders the scripted demo game's 45 frames (seed 3) into `out`.
+fn render_scripted_game(out: &std::path::Path) {
     let (ok, text) = run(&[
         "duel",
         "render-scene",
@@ -77,9 +72,19 @@ fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() 
         "--seed",
         "3",
         "--out",
-        out,
+        out.to_str().unwrap(),
     ]);
     assert!(ok, "{text}");
+}
+
+/// At the table: the scripted game's frames rendered to PNGs, read back headless through the Duel
+/// scanner, tracker and adapter: territory plays, a paid unit, a refused attack (整备), an attack.
+#[test]
+fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    render_scripted_game(&dir);
     let source = format!("images:{out}");
     let (ok, text) = run(&["duel", "table", "--source", &source, "--headless"]);
     assert!(ok, "{text}");
@@ -154,16 +159,7 @@ fn duel_table_killed_twenty_times_resumes_to_the_same_game() {
     let dir = std::env::temp_dir().join(format!("arbiter-duel-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
-    let (ok, text) = run(&[
-        "duel",
-        "render-scene",
-        "--script",
-        "--seed",
-        "3",
-        "--out",
-        frames.to_str().unwrap(),
-    ]);
-    assert!(ok, "{text}");
+    render_scripted_game(&frames);
     let source = format!("images:{}", frames.display());
     let whole = dir.join("whole.jsonl");
     let (ok, text) = run(&[

@@ -165,13 +165,9 @@ fn issue_6_message_tally_announces_death_and_possible_victory() {
     assert!(!ok && text.contains("--seat 1"), "{text}");
 }
 
-/// Renders a scripted game in progress (seat 1 gets three black, seat 3 three red) and runs the
-/// headless table on the frames with the seat regions the renderer wrote.
-#[test]
-fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
-    let dir = std::env::temp_dir().join(format!("arbiter-message-table-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = dir.to_str().unwrap();
+/// Renders the scripted game in progress (seat 1 gets three black, seat 3 three red) into `out`:
+/// its frames, seats.json and truth.json.
+fn render_scripted_game(out: &std::path::Path) {
     let (ok, text) = run(&[
         "message",
         "render-scene",
@@ -185,9 +181,19 @@ fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
         "--height",
         "720",
         "--out",
-        out,
+        out.to_str().unwrap(),
     ]);
     assert!(ok, "{text}");
+}
+
+/// The scripted game in progress read by the headless table with the seat regions the renderer
+/// wrote.
+#[test]
+fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    render_scripted_game(&dir);
     assert!(dir.join("seats.json").is_file() && dir.join("frame-0000.png").is_file());
     let source = format!("images:{out}");
     let seats = dir.join("seats.json");
@@ -297,22 +303,7 @@ fn message_table_killed_twenty_times_resumes_to_the_same_table() {
     let dir = std::env::temp_dir().join(format!("arbiter-message-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let frames = dir.join("frames");
-    let (ok, text) = run(&[
-        "message",
-        "render-scene",
-        "--game",
-        "--seed",
-        "3",
-        "--script",
-        "kkk,rr,rrr,u",
-        "--width",
-        "1280",
-        "--height",
-        "720",
-        "--out",
-        frames.to_str().unwrap(),
-    ]);
-    assert!(ok, "{text}");
+    render_scripted_game(&frames);
     let source = format!("images:{}", frames.display());
     let seats = frames.join("seats.json");
     let summary = |text: &str| -> serde_json::Value {
