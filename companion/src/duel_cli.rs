@@ -62,31 +62,7 @@ enum Cmd {
         json: bool,
     },
     /// Play at the table: the camera reads both sides' 陣地 and territories and feeds the engine.
-    Table {
-        /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered);
-        /// synthetic when starting a game, none when resuming (the journal is replayed).
-        #[arg(long)]
-        source: Option<String>,
-        /// No window: print what was read, played and refused (also when there is no display).
-        #[arg(long)]
-        headless: bool,
-        /// Shuffle seed of the engine's demo decks.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Also print each change the tracker commits.
-        #[arg(long)]
-        trace: bool,
-        /// Without the mat: the edge of the camera picture the near player sits at (else the
-        /// panel asks; headless, the bottom is taken).
-        #[arg(long, value_enum)]
-        near_side: Option<crate::live::allied::ImageEdge>,
-        /// Journal the new game here (the panel keeps one in the player's data folder anyway).
-        #[arg(long, conflicts_with = "resume")]
-        journal: Option<PathBuf>,
-        /// Continue the game in this journal.
-        #[arg(long)]
-        resume: Option<PathBuf>,
-    },
+    Table(crate::duel_table::run::TableArgs),
     /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat.
     Print {
         #[arg(long)]
@@ -143,23 +119,7 @@ fn load_profile(path: Option<&Path>) -> anyhow::Result<Profile> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     use crate::duel_table::run as table;
     match args.command {
-        Cmd::Table {
-            source,
-            headless,
-            seed,
-            trace,
-            near_side,
-            journal,
-            resume,
-        } => table::table(table::TableArgs {
-            source: source.or_else(|| resume.is_none().then(|| "synthetic".to_string())),
-            headless,
-            seed,
-            trace,
-            near_side,
-            journal,
-            resume,
-        }),
+        Cmd::Table(args) => table::table(args),
         Cmd::Print { out } => table::print(&out),
         Cmd::RenderScene {
             seed,

@@ -563,11 +563,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             if let Some(w) = warning {
                 eprintln!("warning: {w}");
             }
-            // A recorded source goes on after the frames the journal holds; a camera shows the
-            // table as it is now.
-            if let (Some(last), false) = (session.last_frame, args.source.starts_with("camera")) {
-                source = Box::new(vision::source::SkipThrough::new(source, last));
-            }
+            source = crate::live::source::after_journal(source, &args.source, session.last_frame);
             Some(session)
         }
         None => None,

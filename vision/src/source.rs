@@ -23,15 +23,6 @@ pub trait FrameSource {
     fn next_frame(&mut self) -> Result<Option<Frame>, VisionError>;
 }
 
-/// A source with no frames (a placeholder while another is moved).
-pub struct NoFrames;
-
-impl FrameSource for NoFrames {
-    fn next_frame(&mut self) -> Result<Option<Frame>, VisionError> {
-        Ok(None)
-    }
-}
-
 /// A source without its frames up to and including index `last`: a recorded source (video,
 /// images) resumed after the frames a game's journal already holds.
 pub struct SkipThrough {

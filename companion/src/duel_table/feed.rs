@@ -11,7 +11,7 @@ use crate::live::vision_feed::scan_next;
 use crate::panel::feed::{Feed, FeedStatus, Overlay};
 use std::collections::BTreeMap;
 use vision::games::duel::{read_table, DuelTableView, TerritoryStrips, BACK_ID};
-use vision::source::{FrameSource, NoFrames, SkipThrough};
+use vision::source::FrameSource;
 use vision::types::DuelSide;
 use vision::{Scanner, TableObservation};
 
@@ -180,15 +180,6 @@ impl DuelFeed {
             memory: Default::default(),
             scan_ms: Vec::new(),
         }
-    }
-}
-
-impl DuelFeed {
-    /// Passes over frames up to and including `index` unscanned: a recorded source resumed after
-    /// the frames its journal already holds.
-    pub fn skip_through(&mut self, index: u64) {
-        let inner = std::mem::replace(&mut self.source, Box::new(NoFrames));
-        self.source = Box::new(SkipThrough::new(inner, index));
     }
 }
 

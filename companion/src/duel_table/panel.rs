@@ -3,7 +3,7 @@
 //! payment question and flagged refusals.
 
 use super::session::{Step, TableSession};
-use crate::live::allied::ImageEdge;
+use crate::live::allied::{ask_edge, ImageEdge};
 use crate::panel::feed::Feed;
 use duel::{CardId, Seat};
 use egui::{Color32, RichText};
@@ -118,20 +118,9 @@ impl DuelTableApp {
             );
         }
         if self.session.asks_near_side() {
-            ui.horizontal_wrapped(|ui| {
-                ui.colored_label(
-                    Color32::from_rgb(240, 200, 80),
-                    RichText::new(
-                        "近方玩家在画面哪一边？ Which side of the camera picture is the near player?",
-                    )
-                    .size(16.0),
-                );
-                for edge in ImageEdge::ALL {
-                    if ui.button(edge.label()).clicked() {
-                        out.push(Command::NearSide(edge));
-                    }
-                }
-            });
+            let question =
+                "近方玩家在画面哪一边？ Which side of the camera picture is the near player?";
+            out.extend(ask_edge(ui, question).map(Command::NearSide));
         }
         ui.horizontal(|ui| {
             let holder = self.session.game.priority_holder().unwrap_or_default();

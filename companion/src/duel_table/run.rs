@@ -5,7 +5,7 @@ use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
 use super::session::{Header, Step, TableSession};
 use crate::live::allied::ImageEdge;
-use crate::live::source::open_frame_source;
+use crate::live::source::{after_journal, open_frame_source};
 use crate::panel::feed::Feed;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,8 @@ use vision::games::duel::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
 use vision::source::FrameSource;
 
 /// Opens camera:N, video:PATH, images:PATH or synthetic[:SEED] (the scripted demo table).
-pub fn open_source(spec: &str) -> anyhow::Result<DuelFeed> {
+/// `resume_after`: the last frame a resumed journal holds (see [`after_journal`]).
+pub fn open_source(spec: &str, resume_after: Option<u64>) -> anyhow::Result<DuelFeed> {
     let (kind, arg) = spec.split_once(':').unwrap_or((spec, ""));
     let source: Box<dyn FrameSource> = match open_frame_source(spec, kind, arg)? {
         Some(source) => source,
@@ -31,21 +32,36 @@ pub fn open_source(spec: &str) -> anyhow::Result<DuelFeed> {
             "--source {spec:?}: expected camera:N, video:PATH, images:PATH or synthetic[:SEED]"
         ),
     };
+    let source = after_journal(source, spec, resume_after);
     let scanner = duel_scanner(&duel::Catalogue::demo())?;
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
 }
 
 /// How `arbiter duel table` was asked to run.
+#[derive(clap::Args, Debug)]
 pub struct TableArgs {
-    /// The frame source; `None` only with `resume` (replay the journal and report).
+    /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered);
+    /// synthetic when starting a game, none when resuming (the journal is replayed).
+    #[arg(long)]
     pub source: Option<String>,
+    /// No window: print what was read, played and refused (also when there is no display).
+    #[arg(long)]
     pub headless: bool,
+    /// Shuffle seed of the engine's demo decks.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also print each change the tracker commits.
+    #[arg(long)]
     pub trace: bool,
+    /// Without the mat: the edge of the camera picture the near player sits at (else the
+    /// panel asks; headless, the bottom is taken).
+    #[arg(long, value_enum)]
     pub near_side: Option<ImageEdge>,
-    /// Journal a new game here (the panel picks one in the player's data folder when not given).
+    /// Journal the new game here (the panel keeps one in the player's data folder anyway).
+    #[arg(long, conflicts_with = "resume")]
     pub journal: Option<PathBuf>,
     /// Continue the game in this journal.
+    #[arg(long)]
     pub resume: Option<PathBuf>,
 }
 
@@ -53,11 +69,23 @@ pub struct TableArgs {
 /// Every step is journalled before it is taken, so `--resume` continues a game a crash cut short.
 pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let headless = args.headless || !display_present();
+    let resumed = args
+        .resume
+        .as_deref()
+        .map(TableSession::resume)
+        .transpose()?;
+    let source = args
+        .source
+        .clone()
+        .or_else(|| resumed.is_none().then(|| "synthetic".to_string()));
     // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
-    let mut feed = args.source.as_deref().map(open_source).transpose()?;
-    let (mut session, resumed_steps) = match &args.resume {
-        Some(path) => {
-            let (session, header, warning) = TableSession::resume(path)?;
+    let resume_after = resumed.as_ref().and_then(|r| r.0.last_frame);
+    let mut feed = source
+        .as_deref()
+        .map(|s| open_source(s, resume_after))
+        .transpose()?;
+    let (mut session, resumed_steps) = match (resumed, &args.resume) {
+        (Some((session, header, warning)), Some(path)) => {
             if let Some(w) = warning {
                 eprintln!("warning: {w}");
             }
@@ -76,10 +104,7 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             let steps = session.game.log.len();
             (session, Some(steps))
         }
-        None => {
-            if feed.is_none() {
-                anyhow::bail!("--source is needed to start a game (or --resume FILE)");
-            }
+        _ => {
             let journal = match (&args.journal, headless) {
                 (Some(p), _) => Some(p.clone()),
                 (None, false) => Some(crate::paths::new_journal("duel")?),
@@ -89,13 +114,6 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             (TableSession::start(&header, journal.as_deref())?, None)
         }
     };
-    // A recorded source (video, images, the scripted demo) goes on after the frames the journal
-    // holds; a camera shows the table as it is now.
-    if let (Some(f), Some(last), Some(spec)) = (feed.as_mut(), session.last_frame, &args.source) {
-        if !spec.starts_with("camera") {
-            f.skip_through(last);
-        }
-    }
     session.game.auto_pass = headless;
     session.game.auto_pay = headless;
     if let Some(edge) = args.near_side.filter(|e| session.near_edge != Some(*e)) {

@@ -12,7 +12,7 @@ use crate::live::allied::ImageEdge;
 use crate::live::runner::next_frame;
 use crate::live::tracker::{Tracker, TrackerConfig};
 use crate::panel::feed::{Feed, FeedFrame, Overlay};
-use crate::table::journal::Journal;
+use crate::table::journal::{expect_game, Journal};
 use anyhow::bail;
 use duel::CardId;
 use serde::{Deserialize, Serialize};
@@ -150,15 +150,7 @@ impl TableSession {
         let (journal, resumed) = Journal::resume::<Header, Step>(path)?;
         let header = resumed.header;
         let shown = path.display();
-        if header.game != GAME {
-            bail!("{shown}:1: a {} journal, not a Duel one", header.game);
-        }
-        if header.format != FORMAT {
-            bail!(
-                "{shown}:1: journal format {} (this arbiter reads {FORMAT})",
-                header.format
-            );
-        }
+        expect_game(path, (&header.game, header.format), (GAME, FORMAT), "Duel")?;
         let now = catalogue_hash(duel::catalogue::DEMO_TOML);
         if header.catalogue != now {
             bail!(

@@ -39,3 +39,21 @@ impl ImageEdge {
         }
     }
 }
+
+/// Asks, once a frame, at which edge of the camera picture someone sits (`question`, Chinese and
+/// English); the edge pressed, if any.
+pub fn ask_edge(ui: &mut egui::Ui, question: &str) -> Option<ImageEdge> {
+    let mut pressed = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 200, 80),
+            egui::RichText::new(question).size(16.0),
+        );
+        for edge in ImageEdge::ALL {
+            if ui.button(edge.label()).clicked() {
+                pressed = Some(edge);
+            }
+        }
+    });
+    pressed
+}

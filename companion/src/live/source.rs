@@ -24,3 +24,19 @@ pub fn open_frame_source(
         _ => return Ok(None),
     }))
 }
+
+/// `source` (opened from `spec`) resumed after frame `last` of a journal: a recorded source (video,
+/// images, a scripted demo) goes on after the frames the journal holds; a camera shows the table
+/// as it is now.
+pub fn after_journal(
+    source: Box<dyn FrameSource>,
+    spec: &str,
+    last: Option<u64>,
+) -> Box<dyn FrameSource> {
+    match last {
+        Some(last) if !spec.starts_with("camera") => {
+            Box::new(vision::source::SkipThrough::new(source, last))
+        }
+        _ => source,
+    }
+}

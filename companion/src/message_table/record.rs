@@ -3,7 +3,7 @@
 //! corrections, the deaths and what was announced, each announcement made once.
 
 use super::session::{Step, TableSession};
-use crate::table::journal::Journal;
+use crate::table::journal::{expect_game, Journal};
 use anyhow::bail;
 use message::Profile;
 use serde::{Deserialize, Serialize};
@@ -41,16 +41,7 @@ pub fn start(path: &Path, regions: SeatRegions, profile: Profile) -> anyhow::Res
 pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Option<String>)> {
     let (journal, resumed) = Journal::resume::<Header, Step>(path)?;
     let h = resumed.header;
-    if h.game != GAME {
-        bail!("{}:1: a {} journal, not a 风声 one", path.display(), h.game);
-    }
-    if h.format != FORMAT {
-        bail!(
-            "{}:1: journal format {} (this arbiter reads {FORMAT})",
-            path.display(),
-            h.format
-        );
-    }
+    expect_game(path, (&h.game, h.format), (GAME, FORMAT), "风声")?;
     let mut session = TableSession::new(h.regions, h.profile);
     for (i, step) in resumed.entries.into_iter().enumerate() {
         let line = i + 2;

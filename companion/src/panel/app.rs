@@ -162,20 +162,9 @@ impl BlitzApp {
         });
         ui.label(RichText::new(&prompt.text.en).size(14.0));
         if self.runner.allied_side_unknown && self.runner.session.allied_edge.is_none() {
-            ui.horizontal_wrapped(|ui| {
-                ui.colored_label(
-                    Color32::from_rgb(240, 200, 80),
-                    RichText::new(
-                        "同盟方在画面哪一边？ Which side of the camera picture is the Allied side?",
-                    )
-                    .size(16.0),
-                );
-                for edge in ImageEdge::ALL {
-                    if ui.button(edge.label()).clicked() {
-                        out.push(Command::AlliedSide(edge));
-                    }
-                }
-            });
+            let question =
+                "同盟方在画面哪一边？ Which side of the camera picture is the Allied side?";
+            out.extend(crate::live::allied::ask_edge(ui, question).map(Command::AlliedSide));
         }
         if let Some(why) = &self.runner.camera_lost {
             ui.colored_label(Color32::from_rgb(230, 150, 40), format!("摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));

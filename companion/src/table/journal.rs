@@ -56,6 +56,32 @@ fn lock(path: &Path) -> anyhow::Result<File> {
     }
 }
 
+/// Refuses a journal whose header (`file:1`) names another game or journal format than this
+/// session's: `found` and `want` are (game, format), `name` the game as the player calls it.
+pub fn expect_game(
+    path: &Path,
+    found: (&str, u32),
+    want: (&str, u32),
+    name: &str,
+) -> anyhow::Result<()> {
+    if found.0 != want.0 {
+        bail!(
+            "{}:1: a {} journal, not a {name} one",
+            path.display(),
+            found.0
+        );
+    }
+    if found.1 != want.1 {
+        bail!(
+            "{}:1: journal format {} (this arbiter reads {})",
+            path.display(),
+            found.1,
+            want.1
+        );
+    }
+    Ok(())
+}
+
 impl Journal {
     /// Starts a new journal with its header; refuses to overwrite an existing game (or a link).
     /// The journal appears whole or not at all: the header is written and synced under a
