@@ -532,7 +532,8 @@ fn render_scene(
 }
 
 fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
-    use crate::message_table::feed::{open, SyntheticGame, TableFeed};
+    use crate::live::source::open;
+    use crate::message_table::feed::{SyntheticGame, TableFeed};
     use crate::message_table::panel::{run as run_panel, MessageTableApp};
     use crate::message_table::record;
     use crate::message_table::session::{describe as say, TableSession};

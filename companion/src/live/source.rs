@@ -40,3 +40,18 @@ pub fn after_journal(
         _ => source,
     }
 }
+
+/// Opens `images:DIR`, `video:PATH` or `camera:N`, naming a spec it cannot open (a synthetic
+/// game is built by its caller).
+pub fn open(spec: &str) -> anyhow::Result<Box<dyn FrameSource>> {
+    let (kind, arg) = spec.split_once(':').with_context(|| {
+        format!("--source {spec:?}: expected images:DIR, video:PATH, camera:N or synthetic")
+    })?;
+    // Named here: the image source would only fail at its first frame.
+    if kind == "images" && !Path::new(arg).exists() {
+        anyhow::bail!("--source {spec:?}: {arg} does not exist");
+    }
+    open_frame_source(spec, kind, arg)?.with_context(|| {
+        format!("--source {spec:?}: unknown kind {kind:?} (images, video, camera, synthetic)")
+    })
+}

@@ -4,7 +4,6 @@
 use anyhow::Context;
 use message::Catalogue;
 use opencv::core::Mat;
-use std::path::Path;
 use vision::games::message::{
     layout_from_colours, message_scanner, read_with_seat_cards, MessageFace, MessageSceneOptions,
     MessageSceneRenderer, SeatCard, SeatRegions,
@@ -121,20 +120,6 @@ impl FrameSource for SyntheticGame {
             truth: None,
         }))
     }
-}
-
-/// Opens `images:DIR`, `video:PATH`, `camera:N` (the synthetic game is built by the caller).
-pub fn open(spec: &str) -> anyhow::Result<Box<dyn FrameSource>> {
-    let (kind, arg) = spec.split_once(':').with_context(|| {
-        format!("--source {spec:?}: expected images:DIR, video:PATH, camera:N or synthetic")
-    })?;
-    // Named here: the image source would only fail at its first frame.
-    if kind == "images" && !Path::new(arg).exists() {
-        anyhow::bail!("--source {spec:?}: {arg} does not exist");
-    }
-    crate::live::source::open_frame_source(spec, kind, arg)?.with_context(|| {
-        format!("--source {spec:?}: unknown kind {kind:?} (images, video, camera, synthetic)")
-    })
 }
 
 /// A source scanned and read frame by frame.

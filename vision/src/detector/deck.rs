@@ -103,6 +103,17 @@ pub fn enrol_block(
     cols: usize,
 ) -> Result<BlockOutcome, VisionError> {
     let cards: Vec<DetectedCard> = detector.detect(photo)?;
+    enrol_detected(&cards, embedder, photo, ids, cols)
+}
+
+/// [`enrol_block`] on cards already found in `photo` (a panel shows them before the block is taken).
+pub fn enrol_detected(
+    cards: &[DetectedCard],
+    embedder: &Embedder,
+    photo: &Mat,
+    ids: &[String],
+    cols: usize,
+) -> Result<BlockOutcome, VisionError> {
     let whole: Vec<&DetectedCard> = cards.iter().filter(|c| !c.partly_hidden).collect();
     if whole.len() != ids.len() {
         let hidden = cards.len() - whole.len();

@@ -2,12 +2,17 @@
 
 use anyhow::Context;
 use serde::Serialize;
+use sitting::Sitting;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use vision::detector::deck::{confusable, enrol_block};
 use vision::detector::{CardDetector, DetectorOptions};
 use vision::embed::Embedder;
-use vision::identify::{Reference, ReferenceSet};
+
+mod panel;
+mod sitting;
+#[cfg(test)]
+mod tests;
 
 #[derive(clap::Args, Debug)]
 pub struct DeckArgs {
@@ -21,9 +26,10 @@ pub struct DeckArgs {
     /// Rows in each block.
     #[arg(long, default_value_t = 3)]
     pub rows: usize,
-    /// Position in the id list of the first photo's first card (to go on where a sitting ended).
-    #[arg(long, default_value_t = 0)]
-    pub start: usize,
+    /// Position in the id list of the first block's first card (to go on where a sitting ended).
+    /// Default: 0 for photos; with --source, the first id the reference file does not hold yet.
+    #[arg(long)]
+    pub start: Option<usize>,
     /// Reference file to add to (created if missing); a card enrolled again replaces its print.
     #[arg(long)]
     pub refs: PathBuf,
@@ -39,8 +45,13 @@ pub struct DeckArgs {
     /// Print the outcome as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Enrol at the table instead of from photos: a window shows the camera (camera:N,
+    /// video:PATH, or images:DIR stepped one photo a block), the cards it finds and the ids they
+    /// will get, and takes the block when the player presses Space.
+    #[arg(long, conflicts_with = "photos")]
+    pub source: Option<String>,
     /// One photo per block, in laying order.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "source")]
     pub photos: Vec<PathBuf>,
 }
 
@@ -90,33 +101,42 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
         args.cols > 0 && args.rows > 0,
         "--cols and --rows must be at least 1"
     );
-    let ids = match &args.ids {
-        Some(path) => read_ids(path)?,
-        None => blitz::catalogue::Catalogue::demo()
-            .cards
-            .iter()
-            .map(|c| c.id.clone())
-            .collect(),
+    let (ids, names) = match &args.ids {
+        Some(path) => (read_ids(path)?, HashMap::new()),
+        None => blitz_order(),
     };
-    anyhow::ensure!(
-        args.start < ids.len(),
-        "--start {}: the list has {} ids",
-        args.start,
-        ids.len()
-    );
     let embedder = Embedder::load(crate::paths::shipped(&args.model))?;
-    let mut detector = CardDetector::new(
+    let detector = CardDetector::new(
         crate::paths::shipped(&args.detector_model),
         DetectorOptions::default(),
     )?;
-    let mut set = if args.refs.exists() {
-        ReferenceSet::load(&args.refs)?
-    } else {
-        ReferenceSet::default()
-    };
-    let crops = crops_dir(&args.refs);
+    if let Some(spec) = &args.source {
+        let sitting = Sitting::open(ids, names, &args.refs, args.start)?;
+        let source = crate::live::source::open(spec)?;
+        let app = panel::EnrolApp::new(
+            sitting,
+            source,
+            spec.starts_with("images:"),
+            detector,
+            embedder,
+            (args.cols, args.rows),
+            args.confusable,
+        );
+        panel::run(app)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let sitting = Sitting::open(ids, names, &args.refs, Some(args.start.unwrap_or(0)))?;
+    from_photos(args, sitting, detector, embedder)
+}
+
+/// One photo a block, in laying order: each photo is the next block whatever it held.
+fn from_photos(
+    args: DeckArgs,
+    mut sitting: Sitting,
+    mut detector: CardDetector,
+    embedder: Embedder,
+) -> anyhow::Result<ExitCode> {
     let block = args.cols * args.rows;
-    let mut next = args.start;
     let mut outcome = DeckOutcome {
         refs: args.refs.clone(),
         photos: Vec::new(),
@@ -126,53 +146,33 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
         confusable: Vec::new(),
     };
     for photo in &args.photos {
-        if next >= ids.len() {
-            anyhow::bail!(
-                "{}: every id of the list is already laid out by the photos before it",
-                photo.display()
-            );
-        }
-        let these: Vec<String> = ids[next..(next + block).min(ids.len())].to_vec();
-        next += these.len();
+        anyhow::ensure!(
+            !sitting.done(),
+            "{}: every id of the list is already laid out by the photos before it",
+            photo.display()
+        );
         let image = vision::pipeline::read_image(photo)?;
-        let got = enrol_block(&mut detector, &embedder, &image, &these, args.cols)
+        let cards = detector
+            .detect(&image)
             .with_context(|| photo.display().to_string())?;
-        if got.problem.is_some() {
-            outcome.missing.extend(these.iter().cloned());
-        }
-        for card in &got.enrolled {
-            std::fs::create_dir_all(&crops).with_context(|| crops.display().to_string())?;
-            let path = crops.join(format!("{}.png", card.id));
-            vision::sheets::write_png(&path, &card.crop)?;
-            set.refs.retain(|r| r.card != card.id);
-            set.refs.push(Reference {
-                card: card.id.clone(),
-                coarse: Vec::new(),
-                fine: Vec::new(),
-                full: Vec::new(),
-                embedding: card.embedding.clone(),
-            });
-            outcome.enrolled.push(card.id.clone());
+        let taken = sitting
+            .take(&cards, &embedder, &image, args.cols, args.rows)
+            .with_context(|| photo.display().to_string())?;
+        if taken.problem.is_some() {
+            sitting.skip(block);
         }
         outcome.photos.push(PhotoOutcome {
             photo: photo.clone(),
-            ids: these,
-            enrolled: got.enrolled.len(),
-            problem: got.problem,
+            ids: taken.ids,
+            enrolled: taken.cards.len(),
+            problem: taken.problem,
         });
     }
-    outcome.not_yet_laid = ids.len() - next;
-    let with_embeddings: Vec<(String, Vec<f32>)> = set
-        .refs
-        .iter()
-        .filter(|r| !r.embedding.is_empty())
-        .map(|r| (r.card.clone(), r.embedding.clone()))
-        .collect();
-    outcome.confusable = confusable(&with_embeddings, args.confusable);
-    if let Some(dir) = args.refs.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    }
-    set.save(&args.refs)?;
+    sitting.save()?;
+    outcome.enrolled = sitting.enrolled.clone();
+    outcome.missing = sitting.missing.clone();
+    outcome.not_yet_laid = sitting.ids.len() - sitting.next.min(sitting.ids.len());
+    outcome.confusable = sitting.confusable(args.confusable);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&outcome)?);
     } else {
@@ -183,6 +183,18 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The Blitz catalogue's ids in its order, with their names.
+fn blitz_order() -> (Vec<String>, HashMap<String, String>) {
+    let cat = blitz::catalogue::Catalogue::demo();
+    let ids = cat.cards.iter().map(|c| c.id.clone()).collect();
+    let names = cat
+        .cards
+        .iter()
+        .map(|c| (c.id.clone(), format!("{} {}", c.name_zh, c.name_en)))
+        .collect();
+    (ids, names)
 }
 
 fn print(o: &DeckOutcome) {
@@ -211,12 +223,4 @@ fn print(o: &DeckOutcome) {
     for (a, b, c) in o.confusable.iter().take(20) {
         println!("look alike: {a} and {b} (cosine {c:.3})");
     }
-}
-
-fn crops_dir(refs: &Path) -> PathBuf {
-    let stem = refs
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "refs".into());
-    refs.with_file_name(format!("{stem}-crops"))
 }
