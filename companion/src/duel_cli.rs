@@ -92,6 +92,13 @@ enum Cmd {
         /// Whether the scenes have the printed mat: yes, no (the 陣地 from the units), or either.
         #[arg(long, value_enum, default_value = "either")]
         mat: crate::vision_cli::MatArg,
+        /// Score the tables another compositor drew (models/detect/export_duel.py's folder, with
+        /// manifest.json) instead of rendering scenes.
+        #[arg(long)]
+        scenes_dir: Option<PathBuf>,
+        /// Print the summary and the rows by condition as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -132,7 +139,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             scenes,
             camera,
             mat,
-        } => table::eval(seed, scenes, camera.placements(), mat.drawn()),
+            scenes_dir,
+            json,
+        } => match scenes_dir {
+            Some(dir) => table::eval_external(&dir, scenes, json),
+            None => table::eval(seed, scenes, camera.placements(), mat.drawn(), json),
+        },
         Cmd::CheckDeck {
             file,
             catalogue,

@@ -187,9 +187,16 @@ def lay_out(rng, families) -> tuple[list[Laid], str]:
     return out, kind
 
 
-def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=None, fill=None):
+def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=None, fill=None,
+                      depth_mirrored=False):
     """Table mm (z = 0) -> image px for a camera at `yaw` around the table, `tilt` from overhead;
-    the points fill `fill` of the frame (drawn when not given; over 1 runs past the edge)."""
+    the points fill `fill` of the frame (drawn when not given; over 1 runs past the edge).
+
+    At yaw 0 the camera stands on the table's -y side, the image's up along +y, so the edge of the
+    table nearest the camera is drawn largest, at the image's bottom, as a webcam sees it.
+    `depth_mirrored`: the same framing with the perspective running the other way (the nearest
+    edge drawn small, at the top: the camera on the far side, upside down); the shipped detector
+    and identifier were trained on such scenes (train.py --camera depth-mirrored)."""
     yaw = rng.uniform(0, 2 * np.pi) if yaw is None else yaw
     tilt = np.radians(rng.uniform(0, 55)) if tilt is None else tilt
     roll = rng.normal(0, np.radians(4))
@@ -198,7 +205,9 @@ def camera_homography(rng, pts_mm: np.ndarray, w: int, h: int, yaw=None, tilt=No
 
     def build(dist):
         # Camera looks at `centre` from direction (yaw, tilt); image x right, y down.
-        fwd = np.array([np.sin(tilt) * np.sin(yaw), -np.sin(tilt) * np.cos(yaw), -np.cos(tilt)])
+        away = -1.0 if depth_mirrored else 1.0
+        fwd = np.array([-away * np.sin(tilt) * np.sin(yaw), away * np.sin(tilt) * np.cos(yaw),
+                        -np.cos(tilt)])
         pos = np.array([centre[0], centre[1], 0.0]) - dist * fwd
         up_hint = np.array([-np.sin(yaw), np.cos(yaw), 0.0])
         right = np.cross(fwd, up_hint)
@@ -262,13 +271,14 @@ def _hand(rng, w, h, img, ids, skin=None):
 
 
 def render_scene(seed: int, width: int, height: int, families=None, tables=None,
-                 yaw=None, tilt=None, hands=True, degrade=True) -> Scene:
+                 yaw=None, tilt=None, hands=True, degrade=True, depth_mirrored=False) -> Scene:
     rng = np.random.default_rng(seed)
     families = families or D.TRAIN_FAMILIES
     tables = tables or TRAIN_TABLES
     laid, layout = lay_out(rng, families)
     corners_mm = np.concatenate([lc.corners_mm() for lc in laid])
-    H, meta = camera_homography(rng, corners_mm, width, height, yaw, tilt)
+    H, meta = camera_homography(rng, corners_mm, width, height, yaw, tilt,
+                                depth_mirrored=depth_mirrored)
     table_kind = str(rng.choice(tables))
     meta.update({"seed": seed, "layout": layout, "table": table_kind})
 

@@ -117,8 +117,9 @@ def lay_board(rng, faces_dir: str, cols: int):
     return laid
 
 
-def camera(rng, pts, placement: str):
-    """Yaw (scanner's convention, degrees) and tilt for a placement, and the camera."""
+def camera(rng, pts, placement: str, depth_mirrored=False):
+    """Yaw (scanner's convention, degrees) and tilt for a placement, and the camera (see
+    compose.camera_homography for `depth_mirrored`)."""
     either = lambda a: a + (180.0 if rng.random() < 0.5 else 0.0)  # noqa: E731
     if placement == "overhead":
         yaw, tilt = either(90.0) + rng.uniform(-15, 15), rng.uniform(0, 12)
@@ -129,19 +130,21 @@ def camera(rng, pts, placement: str):
     else:
         yaw, tilt = rng.uniform(0, 360), rng.uniform(0, 55)
     yaw %= 360.0
-    # compose.py's yaw puts the camera on the far side at 0: half a turn from ours.
-    H, _ = compose.camera_homography(rng, pts, WIDTH, HEIGHT, yaw=np.radians(yaw + 180.0),
-                                     tilt=np.radians(tilt), fill=rng.uniform(0.75, 0.95))
+    # A depth-mirrored camera stands on the far side seeing the table as the near one would.
+    turn = 180.0 if depth_mirrored else 0.0
+    H, _ = compose.camera_homography(rng, pts, WIDTH, HEIGHT, yaw=np.radians(yaw + turn),
+                                     tilt=np.radians(tilt), fill=rng.uniform(0.75, 0.95),
+                                     depth_mirrored=depth_mirrored)
     return H, yaw, tilt
 
 
 def scene_job(args):
-    seed, out, faces_dir, cols = args
+    seed, out, faces_dir, cols, *mirrored = args
     rng = np.random.default_rng(seed)
     laid = lay_board(rng, faces_dir, cols)
     placement = PLACEMENTS[int(rng.integers(len(PLACEMENTS)))]
     quads = [corners_mm(c, t, j) for _, c, t, j, _, _ in laid]
-    H, yaw, tilt = camera(rng, np.concatenate(quads), placement)
+    H, yaw, tilt = camera(rng, np.concatenate(quads), placement, bool(mirrored and mirrored[0]))
     table = str(rng.choice(TABLES))
     grid_w, grid_h = cols * PITCH_MM, ROWS * PITCH_MM
     tex = compose.table_texture(rng, table, int(grid_w + 1200), int(grid_h + 1200))
@@ -178,12 +181,16 @@ def main():
     ap.add_argument("--seed", type=int, default=600000)
     ap.add_argument("--cols", type=int, choices=[4, 5], default=4)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--camera", choices=["upright", "depth-mirrored"], default="upright",
+                    help="depth-mirrored: the perspective runs the other way (compose.camera_homography)")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
-    jobs = [(args.seed + i, args.out, args.faces, args.cols) for i in range(args.scenes)]
+    mirrored = args.camera == "depth-mirrored"
+    jobs = [(args.seed + i, args.out, args.faces, args.cols, mirrored) for i in range(args.scenes)]
     with Pool(args.workers) as pool:
         scenes = pool.map(scene_job, jobs, chunksize=8)
-    manifest = {"compositor": "models/detect/export_boards.py (compose.py)", "width": WIDTH,
+    manifest = {"compositor": "models/detect/export_boards.py (compose.py)", "camera": args.camera,
+                "width": WIDTH,
                 "height": HEIGHT, "first_seed": args.seed, "scenes": scenes}
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(manifest, f)

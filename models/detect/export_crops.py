@@ -37,7 +37,9 @@ def warp_crop(image: np.ndarray, corners) -> np.ndarray:
 
 
 def scene_crops(seed):
-    sc = compose.render_scene(seed, 1280, 720, families=D.TRAIN_FAMILIES, tables=compose.TRAIN_TABLES)
+    # The identifier was trained on depth-mirrored scenes (compose.camera_homography).
+    sc = compose.render_scene(seed, 1280, 720, families=D.TRAIN_FAMILIES, tables=compose.TRAIN_TABLES,
+                              depth_mirrored=True)
     return [(c.id, warp_crop(sc.image, c.corners)) for c in sc.cards if c.findable]
 
 

@@ -31,8 +31,9 @@ UNKNOWN_EVERY = 10
 
 
 def scene_job(args):
-    seed, out, families, tables = args
-    sc = compose.render_scene(seed, WIDTH, HEIGHT, families=families, tables=tables)
+    seed, out, families, tables, mirrored = args
+    sc = compose.render_scene(seed, WIDTH, HEIGHT, families=families, tables=tables,
+                              depth_mirrored=mirrored)
     name = f"scenes/{seed}.jpg"
     cv2.imwrite(os.path.join(out, name), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"image": name, **sc.meta,
@@ -93,6 +94,8 @@ def main():
     ap.add_argument("--seed", type=int, default=EVAL_SEED0)
     ap.add_argument("--families", choices=["held-out", "train"], default="held-out")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--camera", choices=["upright", "depth-mirrored"], default="upright",
+                    help="depth-mirrored: the training scenes' camera (compose.camera_homography)")
     ap.add_argument("--enrol-quality", type=int, default=90, help="JPEG quality of the enrolment photos")
     ap.add_argument("--blocks", type=int, default=0,
                     help="also write this many 3x3 block photos of one design for enroll-deck")
@@ -107,7 +110,9 @@ def main():
     os.makedirs(os.path.join(args.out, "enrol"), exist_ok=True)
     seeds = range(args.seed, args.seed + args.scenes)
     with Pool(args.workers) as pool:
-        scenes = pool.map(scene_job, [(s, args.out, families, tables) for s in seeds], chunksize=8)
+        mirrored = args.camera == "depth-mirrored"
+        scenes = pool.map(scene_job, [(s, args.out, families, tables, mirrored) for s in seeds],
+                          chunksize=8)
         # Every card of every design in play is enrolled (a player enrols the decks they own), but
         # for the unknown ones.
         designs_in_play = sorted({c["design"] for s in scenes for c in s["cards"]})

@@ -47,10 +47,10 @@ def letterbox(img: np.ndarray, w=IN_W, h=IN_H, interp=cv2.INTER_AREA) -> tuple[n
     return out, s
 
 
-def sample(seed: int):
+def sample(seed: int, depth_mirrored: bool = True):
     rng = np.random.default_rng(seed)
     cw, ch = ASPECTS[int(rng.integers(len(ASPECTS)))]
-    sc = compose.render_scene(seed, cw, ch)
+    sc = compose.render_scene(seed, cw, ch, depth_mirrored=depth_mirrored)
     img, _ = letterbox(sc.image)
     core, _ = letterbox(sc.core.astype(np.float32), OUT_W, OUT_H)
     card, _ = letterbox((sc.ids > 0).astype(np.float32), OUT_W, OUT_H)
@@ -58,9 +58,9 @@ def sample(seed: int):
     return img, (target * 255).round().astype(np.uint8)
 
 
-def make_data(seeds, workers=2):
+def make_data(seeds, depth_mirrored: bool, workers=2):
     with Pool(workers) as pool:
-        out = pool.map(sample, seeds, chunksize=16)
+        out = pool.starmap(sample, [(s, depth_mirrored) for s in seeds], chunksize=16)
     x = np.stack([o[0] for o in out])
     y = np.stack([o[1] for o in out])
     return x, y
@@ -130,6 +130,9 @@ def main():
     ap.add_argument("--cache-dir", default="/tmp")
     ap.add_argument("--init", help="start from these weights (a .weights.h5 an earlier run saved)")
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--camera", choices=["depth-mirrored", "upright"], default="depth-mirrored",
+                    help="the training scenes' camera (compose.camera_homography); the shipped "
+                         "model was trained on depth-mirrored scenes")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -144,13 +147,14 @@ def main():
     train_seeds = list(range(TRAIN_SEED0, TRAIN_SEED0 + args.scenes))
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))
     assert max(train_seeds + val_seeds) < EVAL_SEED0
-    key = f"{args.scenes}-{args.val}"
+    mirrored = args.camera == "depth-mirrored"
+    key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright")
     if os.path.exists(args.cache) and str(np.load(args.cache)["key"]) == key:
         d = np.load(args.cache)
         x, y, vx, vy = d["x"], d["y"], d["vx"], d["vy"]
     else:
-        x, y = make_data(train_seeds)
-        vx, vy = make_data(val_seeds)
+        x, y = make_data(train_seeds, mirrored)
+        vx, vy = make_data(val_seeds, mirrored)
         np.savez(args.cache, x=x, y=y, vx=vx, vy=vy, key=key)
     print(f"data: {len(x)} train, {len(vx)} val scenes in {time.time() - t0:.0f} s", flush=True)
 

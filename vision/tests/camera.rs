@@ -213,8 +213,9 @@ fn the_grid_is_held_over_a_moved_camera_and_an_emptied_first_column() {
     assert!(!again.motion);
 }
 
-/// Four boards from the second compositor (models/detect/export_boards.py, seeds 699000–699003,
-/// no code shared with scene.rs): our faces on its tables, its camera anywhere round the table.
+/// Four boards from the second compositor (models/detect/export_boards.py --camera depth-mirrored,
+/// seeds 699000–699003, no code shared with scene.rs): our faces on its tables, its camera anywhere
+/// round the table.
 #[test]
 fn boards_from_the_second_compositor_get_their_cells() {
     let kit = common::kit();

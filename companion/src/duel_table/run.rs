@@ -251,6 +251,7 @@ pub fn eval(
     scenes: usize,
     placements: Vec<vision::scene::Placement>,
     aruco_mat: Option<bool>,
+    json: bool,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
@@ -267,7 +268,84 @@ pub fn eval(
         },
         |_, _, _| {},
     )?;
-    let summary = vision::games::duel::summarise(&outcomes, seed);
-    println!("{}", serde_json::to_string_pretty(&summary)?);
+    report(&outcomes, seed, "scene.rs", json)
+}
+
+/// Scores the first `limit` tables of another compositor's folder.
+pub fn eval_external(dir: &Path, limit: usize, json: bool) -> anyhow::Result<ExitCode> {
+    let cat = duel::Catalogue::demo();
+    let mut scanner = duel_scanner(&cat)?;
+    let mut scenes = vision::games::duel::load_scenes(dir)?;
+    scenes.truncate(limit);
+    anyhow::ensure!(
+        !scenes.is_empty(),
+        "{}: the manifest lists no scenes",
+        dir.display()
+    );
+    let first = scenes[0].seed;
+    let outcomes = vision::games::duel::run_external(&mut scanner, dir, &scenes, |_, _, _| {})?;
+    report(&outcomes, first, &dir.display().to_string(), json)
+}
+
+fn report(
+    outcomes: &[vision::games::duel::DuelOutcome],
+    first_seed: u64,
+    source: &str,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let summary = vision::games::duel::summarise(outcomes, first_seed);
+    let rows = vision::games::duel::by_condition(outcomes);
+    if json {
+        let out =
+            serde_json::json!({ "scenes_from": source, "summary": summary, "by_condition": rows });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} scenes from {source} (first seed {first_seed}), {} visible cards, {} wrong names, \
+         {} without the mat, {} unframed; {:.1} ms median, {:.1} p95",
+        summary.scenes,
+        summary.visible_cards,
+        summary.wrong_named,
+        summary.scenes_without_mat,
+        summary.scenes_unframed,
+        summary.median_ms,
+        summary.p95_ms
+    );
+    println!(
+        "{:<10} {:<12} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "axis",
+        "value",
+        "scenes",
+        "cards",
+        "named%",
+        "slot%",
+        "shift%",
+        "terr%",
+        "tapped%",
+        "down%"
+    );
+    let all = vision::games::duel::DuelConditionRow {
+        axis: "all".into(),
+        value: String::new(),
+        summary,
+    };
+    for r in std::iter::once(&all).chain(&rows) {
+        let s = &r.summary;
+        let pct = |x: f64| 100.0 * x;
+        println!(
+            "{:<10} {:<12} {:>6} {:>6} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2}",
+            r.axis,
+            r.value,
+            s.scenes,
+            s.visible_cards,
+            pct(s.identity),
+            pct(s.slot),
+            pct(s.slot_up_to_shift),
+            pct(s.territory_side),
+            pct(s.tapped),
+            pct(s.face_down)
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

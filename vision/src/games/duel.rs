@@ -6,16 +6,18 @@
 //! territories lie in a strip on its own side of its 陣地 row ([`TerritoryStrips`]).
 
 mod eval;
+mod external;
 mod faces;
 mod frame;
 mod read;
 mod scene;
 
-pub use eval::{duel_scanner, run, summarise, DuelSummary};
+pub use eval::{by_condition, duel_scanner, run, summarise, DuelConditionRow, DuelSummary};
+pub use external::{load_scenes, run_external, ExternalCard, ExternalScene};
 pub use faces::{back_design, design, reference_set, render_faces, write_print_set, BACK_ID};
 pub use frame::{duel_frame, near_direction, DuelTable, SlotCard, DUEL_LATTICE};
 pub use read::{read_table, DuelTableView, SideSeen, SlotSeen, TerritorySeen, TerritoryStrips};
 pub use scene::{
-    compare, CardResult, DuelOutcome, DuelScene, DuelSceneOptions, DuelSceneRenderer, DuelTruth,
-    LaidCard, Place, TruthCard,
+    compare, compare_cards, CardResult, DuelOutcome, DuelScene, DuelSceneOptions,
+    DuelSceneRenderer, DuelTruth, LaidCard, Place, SceneConditions, SceneFacts, TruthCard,
 };

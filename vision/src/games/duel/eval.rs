@@ -116,6 +116,57 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
     }
 }
 
+/// The summary of the scenes that share one condition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DuelConditionRow {
+    /// "placement", "yaw", "tilt", "table", "mat" or "spacing".
+    pub axis: String,
+    pub value: String,
+    pub summary: DuelSummary,
+}
+
+/// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands), table, mat and
+/// spacing.
+pub fn by_condition(outcomes: &[DuelOutcome]) -> Vec<DuelConditionRow> {
+    type Key = fn(&DuelOutcome) -> String;
+    let axes: [(&str, Key); 6] = [
+        ("placement", |o| o.conditions.placement.clone()),
+        ("yaw", |o| {
+            let band = (o.conditions.yaw_deg.rem_euclid(360.0) / 45.0).floor() as u32 * 45;
+            format!("{band}-{}", band + 45)
+        }),
+        ("tilt", |o| {
+            let band = (o.conditions.tilt_deg.max(0.0) / 15.0).floor() as u32 * 15;
+            format!("{band}-{}", band + 15)
+        }),
+        ("table", |o| o.conditions.table.clone()),
+        ("mat", |o| {
+            if o.aruco_mat { "yes" } else { "no" }.to_string()
+        }),
+        ("spacing", |o| o.conditions.spacing.clone()),
+    ];
+    let mut rows = Vec::new();
+    for (axis, key) in axes {
+        let mut values: Vec<String> = outcomes.iter().map(key).collect();
+        values.sort();
+        values.dedup();
+        for value in values {
+            let these: Vec<DuelOutcome> = outcomes
+                .iter()
+                .filter(|o| key(o) == value)
+                .cloned()
+                .collect();
+            let first = these.first().map_or(0, |o| o.seed);
+            rows.push(DuelConditionRow {
+                axis: axis.to_string(),
+                summary: summarise(&these, first),
+                value,
+            });
+        }
+    }
+    rows
+}
+
 /// Renders, scans and reads scenes `seed..seed+n`, calling `each` after every scene. Without the
 /// mat the cards cannot tell near from far (the table is the same turned half round): the players'
 /// answer is given from the truth, as the panel asks it once.
@@ -242,6 +293,54 @@ mod tests {
     }
 
     const NO_MAT_FLOOR: (f64, f64, f64) = (0.95, 0.95, 0.95);
+
+    /// Four tables from the second compositor (models/detect/export_duel.py, seeds 699100–699103,
+    /// no code shared with scene.rs): two on the printed mat, two without it, cameras overhead, at
+    /// the end, at the side and anywhere, a hand over one.
+    #[test]
+    fn duel_tables_from_the_second_compositor() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/duel-tables");
+        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        assert_eq!(scenes.len(), 4);
+        assert_eq!(scenes.iter().filter(|s| s.mat).count(), 2);
+        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
+        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
+            .expect("scenes");
+        let s = summarise(&outcomes, 699100);
+        eprintln!("{s:#?}");
+        assert!(s.visible_cards >= 30, "{s:?}");
+        assert_eq!(s.wrong_named, 0, "{s:?}");
+        assert!(s.identity >= 0.95, "identity {:.3}", s.identity);
+        assert!(s.slot_up_to_shift >= 0.95, "slot {:.3}", s.slot_up_to_shift);
+        assert!(
+            s.territory_side >= 0.95,
+            "territory {:.3}",
+            s.territory_side
+        );
+        assert!(s.tapped >= 0.95, "tapped {:.3}", s.tapped);
+        let with_mat: Vec<_> = outcomes.iter().filter(|o| o.aruco_mat).cloned().collect();
+        assert!(summarise(&with_mat, 699100).slot >= 0.95, "slot on the mat");
+    }
+
+    #[test]
+    fn a_missing_or_broken_duel_manifest_is_an_error_naming_it() {
+        let dir = std::env::temp_dir().join(format!("arbiter-duel-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let err = crate::games::duel::load_scenes(&dir)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("manifest.json"), "{err}");
+        std::fs::write(dir.join("manifest.json"), "{\"scenes\": [{\"seed\": 1}]}").expect("write");
+        let err = crate::games::duel::load_scenes(&dir)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("manifest.json:1:") && err.contains("not a Duel scene manifest"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A laid table rendered and read back: units in their 陣地 (one tapped), territories on the
     /// right side in order, the card back as face down, tapped territories as tapped.

@@ -372,9 +372,35 @@ pub struct CardResult {
     pub tapped_ok: bool,
 }
 
+/// How a scene was taken, for the report by condition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneConditions {
+    /// Where the camera stood (overhead, side, end, free, allied).
+    pub placement: String,
+    /// 0: behind the near player; 90: at the near player's right.
+    pub yaw_deg: f64,
+    pub tilt_deg: f64,
+    pub table: String,
+    /// "printed": cards on the mat's 100 mm pitch; "loose": laid by hand at other spacings.
+    pub spacing: String,
+}
+
+impl SceneConditions {
+    fn of(params: &SceneParams) -> SceneConditions {
+        SceneConditions {
+            placement: params.placement.name().to_string(),
+            yaw_deg: params.yaw_deg,
+            tilt_deg: params.tilt_deg,
+            table: format!("{:?}", params.background).to_lowercase(),
+            spacing: "printed".into(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DuelOutcome {
     pub seed: u64,
+    pub conditions: SceneConditions,
     pub aruco_mat: bool,
     /// The 陣地 were found (from the mat or the units).
     pub framed: bool,
@@ -414,8 +440,31 @@ fn read_place(view: &DuelTableView, center: [f32; 2]) -> Option<(Place, bool, bo
 /// Compares a frame's reading with its truth. An observation belongs to the truth card whose
 /// outline holds its centre.
 pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) -> DuelOutcome {
+    let scene = SceneFacts {
+        seed: truth.params.seed,
+        conditions: SceneConditions::of(&truth.params),
+        aruco_mat: truth.params.aruco_mat,
+        hand: truth.params.hand,
+    };
+    compare_cards(&truth.cards, scene, obs, view)
+}
+
+/// What a comparison keeps of a scene beside its cards.
+pub struct SceneFacts {
+    pub seed: u64,
+    pub conditions: SceneConditions,
+    pub aruco_mat: bool,
+    pub hand: bool,
+}
+
+/// [`compare`] for the truth cards of a scene from any renderer.
+pub fn compare_cards(
+    truth: &[TruthCard],
+    scene: SceneFacts,
+    obs: &TableObservation,
+    view: &DuelTableView,
+) -> DuelOutcome {
     let seen: Vec<_> = truth
-        .cards
         .iter()
         .map(|t| {
             let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
@@ -430,7 +479,6 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
         .collect();
     let reads: Vec<Option<Place>> = read.iter().map(|r| r.map(|r| r.0)).collect();
     let mut cards: Vec<CardResult> = truth
-        .cards
         .iter()
         .zip(seen.iter().zip(&read))
         .map(|(t, (seen, read))| {
@@ -461,7 +509,6 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
     };
     let count_at = |shift: i32| {
         truth
-            .cards
             .iter()
             .zip(&reads)
             .filter(|(t, r)| shifted_ok(t, **r, shift))
@@ -470,7 +517,7 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
     let best_shift = (-4..=4)
         .max_by_key(|&s| (count_at(s), -s.abs()))
         .unwrap_or(0);
-    for ((c, t), r) in cards.iter_mut().zip(&truth.cards).zip(&reads) {
+    for ((c, t), r) in cards.iter_mut().zip(truth).zip(&reads) {
         c.slot_up_to_shift_ok = shifted_ok(t, *r, best_shift);
     }
     let wrong_named = obs
@@ -479,7 +526,7 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
         .filter(|o| {
             let Some(id) = &o.card else { return false };
             let c = [o.center[0] as f64, o.center[1] as f64];
-            !truth.cards.iter().any(|t| {
+            !truth.iter().any(|t| {
                 let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
                 t.card == *id && point_in_convex(c, &poly)
             })
@@ -487,10 +534,11 @@ pub fn compare(truth: &DuelTruth, obs: &TableObservation, view: &DuelTableView) 
         .count();
     DuelOutcome {
         wrong_named,
-        seed: truth.params.seed,
-        aruco_mat: truth.params.aruco_mat,
+        seed: scene.seed,
+        conditions: scene.conditions,
+        aruco_mat: scene.aruco_mat,
         framed: view.calibrated,
-        hand: truth.params.hand,
+        hand: scene.hand,
         cards,
         total_ms: obs.timings.total_ms,
     }
