@@ -4,6 +4,7 @@
 //! `legal_actions`, `apply` and `prompt`. Nothing here does I/O: data files are parsed from strings the
 //! caller read, so errors can still name the file and line.
 
+pub mod conformance;
 pub mod data;
 
 use serde::{Deserialize, Serialize};

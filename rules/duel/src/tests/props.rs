@@ -125,17 +125,9 @@ proptest! {
     #[test]
     fn property_legal_actions_are_accepted_and_nothing_else(seed in 0u64..1000, steps in 0usize..400, action in any_action(), pick in 0usize..64, bump in 0u16..4) {
         let s = after(seed, steps);
-        let legal = crate::Duel::legal_actions(&s);
-        for a in &legal {
-            prop_assert!(crate::Duel::apply(&s, a).is_ok(), "legal {a:?} refused");
-        }
-        for a in std::iter::once(action).chain(near_legal(&s, pick, bump)) {
-            let accepted = crate::Duel::apply(&s, &a);
-            prop_assert_eq!(accepted.is_ok(), listed(&s, &legal, &a), "{:?}: {:?}", a, accepted.err());
-            if let Err(v) = accepted {
-                prop_assert!(!v.reason.zh.is_empty() && !v.reason.en.is_empty());
-            }
-        }
+        let candidates: Vec<Action> = std::iter::once(action).chain(near_legal(&s, pick, bump)).collect();
+        let checked = rules_core::conformance::check_state::<crate::Duel>(&s, &candidates, |legal, a| listed(&s, legal, a));
+        prop_assert!(checked.is_ok(), "{}", checked.err().unwrap_or_default());
     }
 }
 
