@@ -222,19 +222,25 @@ pub struct ConditionRow {
     pub whole_board_exact: f64,
 }
 
+/// The 45° band of a camera yaw, e.g. "90-135".
+pub fn yaw_band(yaw_deg: f64) -> String {
+    let band = (yaw_deg.rem_euclid(360.0) / 45.0).floor() as u32 * 45;
+    format!("{band}-{}", band + 45)
+}
+
+/// The 15° band of a camera tilt, e.g. "30-45".
+pub fn tilt_band(tilt_deg: f64) -> String {
+    let band = (tilt_deg.max(0.0) / 15.0).floor() as u32 * 15;
+    format!("{band}-{}", band + 15)
+}
+
 /// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands) and table.
 pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
     type Key = fn(&SceneOutcome) -> String;
     let axes: [(&str, Key); 4] = [
         ("placement", |s| s.placement.name().to_string()),
-        ("yaw", |s| {
-            let band = (s.yaw_deg.rem_euclid(360.0) / 45.0).floor() as u32 * 45;
-            format!("{band}-{}", band + 45)
-        }),
-        ("tilt", |s| {
-            let band = (s.tilt_deg / 15.0).floor() as u32 * 15;
-            format!("{band}-{}", band + 15)
-        }),
+        ("yaw", |s| yaw_band(s.yaw_deg)),
+        ("tilt", |s| tilt_band(s.tilt_deg)),
         ("table", |s| s.table.clone()),
     ];
     let mut rows = Vec::new();

@@ -307,13 +307,5 @@ impl eframe::App for DuelTableApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: DuelTableApp) -> anyhow::Result<()> {
-    let options = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1500.0, 900.0])
-            .with_title("陣面對決 at the table"),
-        ..Default::default()
-    };
-    eframe::run_native("陣面對決", options, Box::new(|_cc| Ok(Box::new(app))))
-        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    crate::panel::open_window("陣面對決 at the table", [1500.0, 900.0], app)
 }

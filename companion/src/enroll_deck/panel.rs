@@ -487,17 +487,5 @@ impl eframe::App for EnrolApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: EnrolApp) -> anyhow::Result<()> {
-    let options = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1920.0, 1080.0])
-            .with_title("Arbiter · 登记整副牌 Enrol a deck"),
-        ..Default::default()
-    };
-    eframe::run_native(
-        "Arbiter · enrol a deck",
-        options,
-        Box::new(|_cc| Ok(Box::new(app))),
-    )
-    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    crate::panel::open_window("Arbiter · 登记整副牌 Enrol a deck", [1920.0, 1080.0], app)
 }

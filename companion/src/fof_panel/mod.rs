@@ -314,15 +314,7 @@ pub fn run(app: FofApp) -> anyhow::Result<()> {
         "Arbiter · Fields of Fire · {}",
         app.journal.path().display()
     );
-    let options = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1400.0, 900.0])
-            .with_title(&title),
-        ..Default::default()
-    };
-    eframe::run_native(&title, options, Box::new(|_cc| Ok(Box::new(app))))
-        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    crate::panel::open_window(&title, [1400.0, 900.0], app)
 }
 
 impl eframe::App for FofApp {

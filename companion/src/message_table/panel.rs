@@ -664,13 +664,5 @@ impl eframe::App for MessageTableApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: MessageTableApp) -> anyhow::Result<()> {
-    let options = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1500.0, 900.0])
-            .with_title("Arbiter · 风声"),
-        ..Default::default()
-    };
-    eframe::run_native("Arbiter · 风声", options, Box::new(|_cc| Ok(Box::new(app))))
-        .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
+    crate::panel::open_window("Arbiter · 风声", [1500.0, 900.0], app)
 }

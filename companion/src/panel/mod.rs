@@ -33,12 +33,22 @@ pub fn install_cjk_font(ctx: &egui::Context) -> Option<String> {
     Some(path.to_string())
 }
 
-/// Opens the window. Returns when it is closed.
+/// Opens the Blitz window. Returns when it is closed.
 pub fn run(app: BlitzApp, title: &str) -> anyhow::Result<()> {
+    open_window(title, [1400.0, 860.0], app)
+}
+
+/// Opens a window of `size` (logical points) on `app`, every table window alike. Returns when it
+/// is closed.
+pub fn open_window<A: eframe::App + 'static>(
+    title: &str,
+    size: [f32; 2],
+    app: A,
+) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1400.0, 860.0])
+            .with_inner_size(size)
             .with_title(title),
         ..Default::default()
     };

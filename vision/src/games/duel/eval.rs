@@ -131,14 +131,8 @@ pub fn by_condition(outcomes: &[DuelOutcome]) -> Vec<DuelConditionRow> {
     type Key = fn(&DuelOutcome) -> String;
     let axes: [(&str, Key); 6] = [
         ("placement", |o| o.conditions.placement.clone()),
-        ("yaw", |o| {
-            let band = (o.conditions.yaw_deg.rem_euclid(360.0) / 45.0).floor() as u32 * 45;
-            format!("{band}-{}", band + 45)
-        }),
-        ("tilt", |o| {
-            let band = (o.conditions.tilt_deg.max(0.0) / 15.0).floor() as u32 * 15;
-            format!("{band}-{}", band + 15)
-        }),
+        ("yaw", |o| crate::eval::yaw_band(o.conditions.yaw_deg)),
+        ("tilt", |o| crate::eval::tilt_band(o.conditions.tilt_deg)),
         ("table", |o| o.conditions.table.clone()),
         ("mat", |o| {
             if o.aruco_mat { "yes" } else { "no" }.to_string()
