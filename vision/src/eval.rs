@@ -236,20 +236,15 @@ pub fn tilt_band(tilt_deg: f64) -> String {
 
 /// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands) and table.
 pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
-    type Key = fn(&SceneOutcome) -> String;
-    let axes: [(&str, Key); 4] = [
+    let axes: [ConditionAxis<SceneOutcome>; 4] = [
         ("placement", |s| s.placement.name().to_string()),
         ("yaw", |s| yaw_band(s.yaw_deg)),
         ("tilt", |s| tilt_band(s.tilt_deg)),
         ("table", |s| s.table.clone()),
     ];
-    let mut rows = Vec::new();
-    for (axis, key) in axes {
-        let mut values: Vec<String> = outcomes.iter().map(key).collect();
-        values.sort();
-        values.dedup();
-        for value in values {
-            let these: Vec<&SceneOutcome> = outcomes.iter().filter(|s| key(s) == value).collect();
+    group_by_condition(outcomes, &axes)
+        .into_iter()
+        .map(|(axis, value, these)| {
             let visible: Vec<&CardOutcome> = these
                 .iter()
                 .flat_map(|s| s.cards.iter().filter(|c| !c.covered))
@@ -258,7 +253,7 @@ pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
             let rate = |f: &dyn Fn(&CardOutcome) -> bool| {
                 visible.iter().filter(|c| f(c)).count() as f64 / n
             };
-            rows.push(ConditionRow {
+            ConditionRow {
                 axis: axis.to_string(),
                 value,
                 scenes: these.len(),
@@ -268,10 +263,31 @@ pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
                 orientation_right: rate(&|c| c.orientation_ok),
                 whole_board_exact: these.iter().filter(|s| s.exact).count() as f64
                     / these.len().max(1) as f64,
-            });
+            }
+        })
+        .collect()
+}
+
+/// One axis of a report by condition: its name, and the value of an item along it.
+pub type ConditionAxis<T> = (&'static str, fn(&T) -> String);
+
+/// `items` split along each axis into the groups sharing one value, in axis order and then value
+/// order: (axis, value, the group's items).
+pub fn group_by_condition<'a, T>(
+    items: &'a [T],
+    axes: &[ConditionAxis<T>],
+) -> Vec<(&'static str, String, Vec<&'a T>)> {
+    let mut groups = Vec::new();
+    for &(axis, key) in axes {
+        let mut values: Vec<String> = items.iter().map(key).collect();
+        values.sort();
+        values.dedup();
+        for value in values {
+            let these = items.iter().filter(|s| key(s) == value).collect();
+            groups.push((axis, value, these));
         }
     }
-    rows
+    groups
 }
 
 /// Renders and scans scenes `seed..seed+n`, calling `each` after every scene (progress, reports).

@@ -13,8 +13,8 @@ use opencv::core::{Mat, Scalar, Size, Vector, CV_32FC3, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-/// Frames are judged shrunk to this width.
-const SMALL_W: i32 = 160;
+/// Frames are judged shrunk to this width (the motion check's own small copy, shared).
+pub(crate) const SMALL_W: i32 = crate::memory::SMALL_W;
 const SKIN_CR: (f64, f64) = (133.0, 178.0);
 const SKIN_CB: (f64, f64) = (75.0, 130.0);
 /// Darker than this is shadow, whatever its hue.
@@ -52,7 +52,11 @@ impl HandWatch {
         if w <= 0 || h <= 0 || bgr.channels() != 3 {
             return Ok(false);
         }
-        let small = crate::memory::shrink_to_width(bgr, SMALL_W)?;
+        self.hand_in_small(&crate::memory::shrink_to_width(bgr, SMALL_W)?)
+    }
+
+    /// [`HandWatch::hand_in_view`] on the frame already shrunk to [`SMALL_W`] (BGR).
+    pub(crate) fn hand_in_small(&mut self, small: &Mat) -> Result<bool, VisionError> {
         let small_h = small.rows();
         let mut now = Mat::default();
         small.convert_to(&mut now, CV_32FC3, 1.0, 0.0)?;
@@ -64,7 +68,7 @@ impl HandWatch {
             self.table = Some(now);
             return Ok(false);
         };
-        let (hand, changed) = hand_mask(&small, &now, table)?;
+        let (hand, changed) = hand_mask(small, &now, table)?;
         let (area, blob) = largest_blob(&hand)?;
         let share = area as f64 / (SMALL_W * small_h) as f64;
         let is_hand = share > HAND_SHARE

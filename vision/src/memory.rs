@@ -9,8 +9,8 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use std::collections::HashMap;
 
-/// Motion is judged on frames shrunk to this width.
-const SMALL_W: i32 = 160;
+/// Motion (and a hand held still) is judged on frames shrunk to this width.
+pub(crate) const SMALL_W: i32 = 160;
 /// A small-frame pixel that changed by more than this (of 255) moved.
 const MOVED_LEVEL: f64 = 28.0;
 /// More than this share of moved pixels is fast motion: a hand, a bumped camera, cards being laid.
@@ -29,9 +29,16 @@ impl TableMemory {
         TableMemory::default()
     }
 
-    /// Whether a hand, moving or held still, is over the table in `bgr` (see [`crate::hands`]).
-    pub fn hand_in_view(&mut self, bgr: &Mat) -> Result<bool, VisionError> {
-        self.hands.hand_in_view(bgr)
+    /// Fast motion since the last frame, and a hand (moving or held still, see [`crate::hands`])
+    /// over the table in `bgr`, both judged on one shrunk copy of the frame.
+    pub fn watch(&mut self, bgr: &Mat) -> Result<(bool, bool), VisionError> {
+        if bgr.cols() <= 0 || bgr.rows() <= 0 || bgr.channels() != 3 {
+            return Ok((false, false));
+        }
+        let small = shrink_to_width(bgr, SMALL_W)?;
+        let mut gray = Mat::default();
+        imgproc::cvt_color(&small, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+        Ok((self.moved_small(gray)?, self.hands.hand_in_small(&small)?))
     }
 
     /// Whether much of `gray` changed since the last frame given here (the first never has).
@@ -40,7 +47,11 @@ impl TableMemory {
         if w <= 0 || h <= 0 {
             return Ok(false);
         }
-        let small = shrink_to_width(gray, SMALL_W)?;
+        self.moved_small(shrink_to_width(gray, SMALL_W)?)
+    }
+
+    /// [`TableMemory::moved`] on the frame already shrunk to [`SMALL_W`] (grey).
+    fn moved_small(&mut self, small: Mat) -> Result<bool, VisionError> {
         let small_h = small.rows();
         let moved = match &self.last_small {
             Some(last) if last.size()? == small.size()? => {

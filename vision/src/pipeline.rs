@@ -460,21 +460,14 @@ impl Scanner {
         timings.assign_ms = ms(t);
         timings.total_ms = ms(start);
         let (motion, hand) = match memory.as_mut() {
-            Some(m) => (m.moved(&gray)?, m.hand_in_view(image)?),
+            Some(m) => m.watch(image)?,
             None => (false, false),
         };
         // A guessed Allied side is not remembered: the players' answer must still be asked for.
         if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {
             for c in &cards {
-                let cell = match c.cell {
-                    Some(Cell::Blitz { col, row }) => Some((col, row)),
-                    Some(Cell::Duel { side, slot }) => {
-                        Some((slot.saturating_sub(1), (side == DuelSide::Far) as u8))
-                    }
-                    None => None,
-                };
-                if let (Some(id), Some(cell)) = (&c.card, cell) {
-                    m.cells.insert(id.clone(), cell);
+                if let (Some(id), Some(cell)) = (&c.card, c.cell) {
+                    m.cells.insert(id.clone(), cell.lattice_cell());
                 }
             }
         }

@@ -71,6 +71,17 @@ pub enum Cell {
     Duel { side: DuelSide, slot: u8 },
 }
 
+impl Cell {
+    /// (column, row) of the cell on the game's card lattice, as the table memory keeps it: a Duel
+    /// 陣地 is column slot − 1 of row 0 (near) or 1 (far).
+    pub fn lattice_cell(self) -> (u8, u8) {
+        match self {
+            Cell::Blitz { col, row } => (col, row),
+            Cell::Duel { side, slot } => (slot.saturating_sub(1), (side == DuelSide::Far) as u8),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DuelSide {

@@ -1,4 +1,5 @@
-//! `arbiter enroll-deck`: a whole deck enrolled block by block from photos.
+//! `arbiter enroll-deck`: a whole deck enrolled block by block, from one photo a block or at the
+//! table in a window (`--source`).
 
 use anyhow::Context;
 use serde::Serialize;
@@ -46,8 +47,9 @@ pub struct DeckArgs {
     #[arg(long)]
     pub json: bool,
     /// Enrol at the table instead of from photos: a window shows the camera (camera:N,
-    /// video:PATH, or images:DIR stepped one photo a block), the cards it finds and the ids they
-    /// will get, and takes the block when the player presses Space.
+    /// video:PATH, or images:DIR stepped one photo a block), the cards it finds numbered by their
+    /// place in the block beside the list of ids, and takes the block when the player presses
+    /// Space.
     #[arg(long, conflicts_with = "photos")]
     pub source: Option<String>,
     /// One photo per block, in laying order.

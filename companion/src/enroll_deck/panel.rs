@@ -44,6 +44,8 @@ pub struct EnrolApp {
     pub cols: usize,
     pub rows: usize,
     min_cosine: f32,
+    /// Enrolled prints at least `min_cosine` alike, most alike first (worked out after each take).
+    alike: Vec<(String, String, f32)>,
     frame: Option<Mat>,
     /// The cards found in `frame`.
     pub seen: Vec<DetectedCard>,
@@ -68,6 +70,7 @@ impl EnrolApp {
         min_cosine: f32,
     ) -> EnrolApp {
         EnrolApp {
+            alike: sitting.confusable(min_cosine),
             sitting,
             source,
             step_per_block,
@@ -149,6 +152,7 @@ impl EnrolApp {
                             taken.ids.last().map_or("", |s| s)
                         ));
                         self.want_frame = true;
+                        self.alike = self.sitting.confusable(self.min_cosine);
                     }
                     Some(why) => self.log.push(format!("未登记 not enrolled: {why}")),
                 }
@@ -405,7 +409,7 @@ impl EnrolApp {
             );
             ui.label(self.sitting.missing.join(" "));
         }
-        let alike = self.sitting.confusable(self.min_cosine);
+        let alike = &self.alike;
         if !alike.is_empty() {
             ui.separator();
             ui.label(

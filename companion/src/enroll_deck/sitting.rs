@@ -6,7 +6,7 @@ use anyhow::Context;
 use opencv::core::Mat;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use vision::detector::deck::{confusable, enrol_detected, EnrolledCard};
+use vision::detector::deck::{confusable, enrol_block, EnrolledCard};
 use vision::detector::DetectedCard;
 use vision::embed::Embedder;
 use vision::identify::{Reference, ReferenceSet};
@@ -109,7 +109,7 @@ impl Sitting {
     ) -> anyhow::Result<Taken> {
         let ids = self.block(cols * rows).to_vec();
         anyhow::ensure!(!ids.is_empty(), "every id of the list is laid already");
-        let got = enrol_detected(cards, embedder, photo, &ids, cols)?;
+        let got = enrol_block(cards, embedder, photo, &ids, cols)?;
         if got.problem.is_some() {
             return Ok(Taken {
                 ids,
@@ -117,9 +117,8 @@ impl Sitting {
                 problem: got.problem,
             });
         }
+        std::fs::create_dir_all(&self.crops).with_context(|| self.crops.display().to_string())?;
         for card in &got.enrolled {
-            std::fs::create_dir_all(&self.crops)
-                .with_context(|| self.crops.display().to_string())?;
             let path = self.crops.join(format!("{}.png", card.id));
             vision::sheets::write_png(&path, &card.crop)?;
             self.set.refs.retain(|r| r.card != card.id);

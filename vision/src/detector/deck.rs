@@ -3,7 +3,7 @@
 //! could not be enrolled and which prints look alike are reported.
 
 use super::name::turned;
-use super::{CardDetector, DetectedCard};
+use super::DetectedCard;
 use crate::embed::{warp_crop, Embedder};
 use crate::geometry::centroid;
 use crate::VisionError;
@@ -93,21 +93,10 @@ const MAX_BLOCK_AREA_RATIO: f64 = 2.0;
 /// askew).
 const MAX_ROW_OVERLAP: f64 = 0.25;
 
-/// Enrols the block of `ids` (in laying order, `cols` a row) seen in `photo`. Every card must be
-/// seen whole, else nothing of the block is enrolled: a card missed would shift every id after it.
+/// Enrols the block of `ids` (in laying order, `cols` a row) from the `cards` found in `photo`.
+/// Every card must be seen whole, else nothing of the block is enrolled: a card missed would shift
+/// every id after it.
 pub fn enrol_block(
-    detector: &mut CardDetector,
-    embedder: &Embedder,
-    photo: &Mat,
-    ids: &[String],
-    cols: usize,
-) -> Result<BlockOutcome, VisionError> {
-    let cards: Vec<DetectedCard> = detector.detect(photo)?;
-    enrol_detected(&cards, embedder, photo, ids, cols)
-}
-
-/// [`enrol_block`] on cards already found in `photo` (a panel shows them before the block is taken).
-pub fn enrol_detected(
     cards: &[DetectedCard],
     embedder: &Embedder,
     photo: &Mat,

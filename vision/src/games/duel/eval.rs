@@ -2,11 +2,10 @@
 //! tapped, face-down, and time per frame.
 
 use super::faces::{reference_set, render_faces, BACK_ID};
-use super::frame::DuelTable;
+use super::frame::{near_direction, DuelTable};
 use super::read::{read_table, TerritoryStrips};
 use super::scene::{compare, DuelOutcome, DuelScene, DuelSceneOptions, DuelSceneRenderer, Place};
 use crate::geometry;
-use crate::lattice;
 use crate::types::TableObservation;
 use crate::{Scanner, ScannerOptions, VisionError};
 use duel::Catalogue;
@@ -128,8 +127,7 @@ pub struct DuelConditionRow {
 /// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands), table, mat and
 /// spacing.
 pub fn by_condition(outcomes: &[DuelOutcome]) -> Vec<DuelConditionRow> {
-    type Key = fn(&DuelOutcome) -> String;
-    let axes: [(&str, Key); 6] = [
+    let axes: [crate::eval::ConditionAxis<DuelOutcome>; 6] = [
         ("placement", |o| o.conditions.placement.clone()),
         ("yaw", |o| crate::eval::yaw_band(o.conditions.yaw_deg)),
         ("tilt", |o| crate::eval::tilt_band(o.conditions.tilt_deg)),
@@ -139,26 +137,18 @@ pub fn by_condition(outcomes: &[DuelOutcome]) -> Vec<DuelConditionRow> {
         }),
         ("spacing", |o| o.conditions.spacing.clone()),
     ];
-    let mut rows = Vec::new();
-    for (axis, key) in axes {
-        let mut values: Vec<String> = outcomes.iter().map(key).collect();
-        values.sort();
-        values.dedup();
-        for value in values {
-            let these: Vec<DuelOutcome> = outcomes
-                .iter()
-                .filter(|o| key(o) == value)
-                .cloned()
-                .collect();
+    crate::eval::group_by_condition(outcomes, &axes)
+        .into_iter()
+        .map(|(axis, value, these)| {
+            let these: Vec<DuelOutcome> = these.into_iter().cloned().collect();
             let first = these.first().map_or(0, |o| o.seed);
-            rows.push(DuelConditionRow {
+            DuelConditionRow {
                 axis: axis.to_string(),
                 summary: summarise(&these, first),
                 value,
-            });
-        }
-    }
-    rows
+            }
+        })
+        .collect()
 }
 
 /// Renders, scans and reads scenes `seed..seed+n`, calling `each` after every scene. Without the
@@ -176,7 +166,8 @@ pub fn run(
     let mut out = Vec::with_capacity(n);
     for i in 0..n as u64 {
         let scene = renderer.render(seed + i, opts)?;
-        scanner.options.allied_towards = near_in_image(&scene.truth.table_to_image);
+        scanner.options.allied_towards =
+            geometry::invert(&scene.truth.table_to_image).map(|to_table| near_direction(&to_table));
         let obs = scanner.scan(&scene.image, i)?;
         let view = read_table(&obs, &strips);
         let outcome = compare(&scene.truth, &obs, &view);
@@ -184,16 +175,6 @@ pub fn run(
         out.push(outcome);
     }
     Ok(out)
-}
-
-/// The image direction toward the near player of a table seen through `table_to_image`.
-fn near_in_image(table_to_image: &geometry::H3) -> Option<[f64; 2]> {
-    let to_table = geometry::invert(table_to_image)?;
-    Some(lattice::image_direction(
-        &to_table,
-        [250.0, 100.0],
-        [250.0, 0.0],
-    ))
 }
 
 #[cfg(test)]
