@@ -1,7 +1,11 @@
 //! The table's own frame from the cards on it, whatever the camera's yaw: cards lie centred on the
 //! cells of a square lattice (one pitch a cell), each turned by whole quarter turns. One card fixes
 //! a first frame; every other card refines it. Which of the four quarter turns of the lattice is the
-//! game's own, and which cell is its first, each game decides from what its cards mean.
+//! game's own, and which cell is its first, each game decides from what its cards mean. The pitch
+//! along each axis is measured from the cards (a table laid by hand is not at the printed 100 mm);
+//! the frame returned has square cells of the spec's pitch whatever the table's.
+
+mod pitch;
 
 use crate::geometry::{self, H3};
 use crate::VisionError;
@@ -85,16 +89,28 @@ pub fn shift_cells(h: &H3, cols: i32, rows: i32, pitch: f64) -> H3 {
     )
 }
 
-/// Fits image → table mm from `cards` (image corners, each card's own top-left first): the card
+/// Fits image → lattice from `cards` (image corners, each card's own top-left first): the card
 /// `anchor` is laid on cell (0, 0) turned by `anchor_turns`, then the fit grows outwards from it,
-/// nearest cards first (one card's homography is only good near that card). `None` when the
-/// anchor's corners are degenerate.
+/// nearest cards first (one card's homography is only good near that card), the pitch measured
+/// from the cards at each step. The lattice's cells are squares of `spec.pitch_mm` whatever the
+/// pitch measured (its x and y are table mm scaled by the nominal over the measured pitch).
+/// `None` when the anchor's corners are degenerate.
 pub fn fit(
     spec: &LatticeSpec,
     cards: &[[[f64; 2]; 4]],
     anchor: usize,
     anchor_turns: u8,
 ) -> Result<Option<H3>, VisionError> {
+    Ok(fit_measured(spec, cards, anchor, anchor_turns)?.map(|(h, _)| h))
+}
+
+/// [`fit`], and the pitch (x, y) measured, mm.
+pub fn fit_measured(
+    spec: &LatticeSpec,
+    cards: &[[[f64; 2]; 4]],
+    anchor: usize,
+    anchor_turns: u8,
+) -> Result<Option<(H3, [f64; 2])>, VisionError> {
     let Some(first) = cards.get(anchor) else {
         return Ok(None);
     };
@@ -110,27 +126,45 @@ pub fn fit(
         let d = |q: &[[f64; 2]; 4]| crate::detect::dist(centre(q), at);
         d(a).total_cmp(&d(b))
     });
-    for fraction in [0.3, 0.6, 1.0, 1.0] {
-        let n = ((by_distance.len() as f64 * fraction).ceil() as usize)
+    let nearest = |fraction: f64| {
+        ((by_distance.len() as f64 * fraction).ceil() as usize)
             .max(3)
-            .min(by_distance.len());
-        h = refine(spec, &h, &by_distance[..n])?;
+            .min(by_distance.len())
+    };
+    // The anchor's own frame is true near it: the pitch is first measured there, before any card
+    // is pulled onto a lattice of the wrong pitch.
+    let mut pitch = pitch::measure(spec, &h, &by_distance[..nearest(0.3)]);
+    for fraction in [0.3, 0.6, 1.0, 1.0] {
+        let n = nearest(fraction);
+        h = refine(spec, pitch, &h, &by_distance[..n])?;
+        pitch = pitch::measure(spec, &h, &by_distance[..n]);
     }
-    Ok(Some(h))
+    h = refine(spec, pitch, &h, &by_distance)?;
+    let square = [
+        [spec.pitch_mm / pitch[0], 0.0, 0.0],
+        [0.0, spec.pitch_mm / pitch[1], 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    Ok(Some((geometry::mul(&square, &h), pitch)))
 }
 
-/// One least-squares fit over every card's four corners, each card taken to lie centred on the
-/// cell it falls in under `h`, turned by the quarter turn nearest what `h` says.
-pub fn refine(spec: &LatticeSpec, h: &H3, cards: &[&[[f64; 2]; 4]]) -> Result<H3, VisionError> {
-    let p = spec.pitch_mm;
+/// One least-squares fit (image → table mm) over every card's four corners, each card taken to
+/// lie centred on the cell (`pitch` x, y) it falls in under `h`, turned by the quarter turn
+/// nearest what `h` says.
+fn refine(
+    spec: &LatticeSpec,
+    pitch: [f64; 2],
+    h: &H3,
+    cards: &[&[[f64; 2]; 4]],
+) -> Result<H3, VisionError> {
     let (mut src, mut dst) = (Vec::new(), Vec::new());
     for quad in cards {
-        let (col, row) = cell_of(h, quad, p);
-        if (col as f64).abs() > MAX_CELLS_FROM_ANCHOR || (row as f64).abs() > MAX_CELLS_FROM_ANCHOR
-        {
+        let c = geometry::apply(h, centre(quad));
+        let (col, row) = ((c[0] / pitch[0]).floor(), (c[1] / pitch[1]).floor());
+        if col.abs() > MAX_CELLS_FROM_ANCHOR || row.abs() > MAX_CELLS_FROM_ANCHOR {
             continue;
         }
-        let cell_centre = [(col as f64 + 0.5) * p, (row as f64 + 0.5) * p];
+        let cell_centre = [(col + 0.5) * pitch[0], (row + 0.5) * pitch[1]];
         let mm = corners_mm(spec, cell_centre, turn_of(h, quad));
         src.extend_from_slice(&quad[..]);
         dst.extend_from_slice(&mm);
@@ -267,6 +301,78 @@ mod tests {
             cell_of(&shift_cells(&back, 1, -2, 100.0), &cards[3], 100.0),
             (3, 0)
         );
+    }
+
+    /// Cards laid by hand: `pitch` (x, y) mm apart, each a few mm off its place (a fixed pattern).
+    fn laid_by_hand(
+        to_image: &H3,
+        cells: &[(i32, i32, u8)],
+        pitch: [f64; 2],
+    ) -> Vec<[[f64; 2]; 4]> {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, r, t))| {
+                let wobble = [(i as f64 * 2.3).sin() * 7.0, (i as f64 * 1.7).cos() * 7.0];
+                let centre = [
+                    (c as f64 + 0.5) * pitch[0] + wobble[0],
+                    (r as f64 + 0.5) * pitch[1] + wobble[1],
+                ];
+                corners_mm(&SPEC, centre, t).map(|p| geometry::apply(to_image, p))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cards_laid_by_hand_at_their_own_spacing_keep_their_cells() {
+        // Two rows of five and a gap (an empty cell), as a Duel table laid without its mat.
+        let cells = [
+            (0, 0, 0),
+            (1, 0, 0),
+            (3, 0, 1),
+            (4, 0, 0),
+            (0, 1, 2),
+            (2, 1, 2),
+            (3, 1, 2),
+            (4, 1, 3),
+        ];
+        for pitch in [[82.0, 131.0], [117.0, 96.0], [100.0, 100.0]] {
+            for yaw in [0.0, 70.0, 145.0, 230.0, 300.0] {
+                let mut to_image = camera(yaw);
+                if yaw > 250.0 {
+                    // Steeper: the far side much smaller than the near.
+                    to_image[2][1] = 0.0012;
+                }
+                let cards = laid_by_hand(&to_image, &cells, pitch);
+                let (h, measured) = fit_measured(&SPEC, &cards, 2, 1).unwrap().unwrap();
+                for axis in 0..2 {
+                    assert!(
+                        (measured[axis] - pitch[axis]).abs() < 8.0,
+                        "yaw {yaw}: pitch {pitch:?} measured {measured:?}"
+                    );
+                }
+                for (quad, &(c, r, t)) in cards.iter().zip(&cells) {
+                    assert_eq!(
+                        cell_of(&h, quad, 100.0),
+                        (c - 3, r),
+                        "yaw {yaw}, pitch {pitch:?}: card at ({c}, {r})"
+                    );
+                    assert_eq!(turn_of(&h, quad), t, "yaw {yaw}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_row_keeps_the_printed_pitch_across_it() {
+        let cards = laid_by_hand(
+            &camera(0.0),
+            &[(0, 0, 0), (1, 0, 0), (2, 0, 0)],
+            [90.0, 130.0],
+        );
+        let (_, measured) = fit_measured(&SPEC, &cards, 1, 0).unwrap().unwrap();
+        assert!((measured[0] - 90.0).abs() < 8.0, "{measured:?}");
+        assert_eq!(measured[1], 100.0);
     }
 
     #[test]
