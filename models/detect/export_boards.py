@@ -72,18 +72,24 @@ def corners_mm(centre, quarter_turns: int, jitter_deg: float) -> np.ndarray:
 ORIENTATION = {0: "upright", 1: "tapped_right", 2: "inverted", 3: "tapped_left"}
 
 
-def lay_board(rng, faces_dir: str, cols: int):
+def lay_board(rng, faces_dir: str, cols: int, spacing: str = "printed"):
     """A legal-looking position: front line sideways on row 3, Allied cards upright on rows 0-2,
-    Axis cards upside down on rows 4-6, some units tapped, some lying on a front-line card."""
+    Axis cards upside down on rows 4-6, some units tapped, some lying on a front-line card.
+    `spacing`: "printed", the mat's 100 mm with ±4 mm slack; "loose", laid by hand without the mat
+    at 95–125 mm between columns and 95–130 mm between rows (drawn per scene), ±8 mm slack."""
     fronts, allied, axis, units = deck(faces_dir)
+    if spacing == "loose":
+        along, between, slack = rng.uniform(95, 125), rng.uniform(95, 130), 8.0
+    else:
+        along, between, slack = PITCH_MM, PITCH_MM, 4.0
     pools = [list(rng.permutation(allied)), list(rng.permutation(axis))]
     fronts = list(rng.permutation(fronts))
     occupancy = rng.uniform(0.6, 1.0)
     laid = []  # (card, centre, turns, jitter, cell, under)
 
     def centre(col, row, offset=0.0):
-        return ((col + 0.5) * PITCH_MM + rng.uniform(-4, 4) + offset,
-                (row + 0.5) * PITCH_MM + rng.uniform(-4, 4) - offset)
+        return ((col + 0.5) * along + rng.uniform(-slack, slack) + offset,
+                (row + 0.5) * between + rng.uniform(-slack, slack) - offset)
 
     def take(side, unit_only=False):
         pool = pools[side]
@@ -139,12 +145,12 @@ def camera(rng, pts, placement: str, depth_mirrored=False):
 
 
 def scene_job(args):
-    seed, out, faces_dir, cols, *mirrored = args
+    seed, out, faces_dir, cols, mirrored, spacing = args
     rng = np.random.default_rng(seed)
-    laid = lay_board(rng, faces_dir, cols)
+    laid = lay_board(rng, faces_dir, cols, spacing)
     placement = PLACEMENTS[int(rng.integers(len(PLACEMENTS)))]
     quads = [corners_mm(c, t, j) for _, c, t, j, _, _ in laid]
-    H, yaw, tilt = camera(rng, np.concatenate(quads), placement, bool(mirrored and mirrored[0]))
+    H, yaw, tilt = camera(rng, np.concatenate(quads), placement, mirrored)
     table = str(rng.choice(TABLES))
     grid_w, grid_h = cols * PITCH_MM, ROWS * PITCH_MM
     tex = compose.table_texture(rng, table, int(grid_w + 1200), int(grid_h + 1200))
@@ -170,7 +176,7 @@ def scene_job(args):
     name = f"scenes/{seed}.jpg"
     cv2.imwrite(os.path.join(out, name), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"image": name, "seed": seed, "placement": placement, "yaw_deg": yaw,
-            "tilt_deg": tilt, "table": table, "cols": cols, "cards": cards}
+            "tilt_deg": tilt, "table": table, "cols": cols, "spacing": spacing, "cards": cards}
 
 
 def main():
@@ -183,10 +189,13 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--camera", choices=["upright", "depth-mirrored"], default="upright",
                     help="depth-mirrored: the perspective runs the other way (compose.camera_homography)")
+    ap.add_argument("--spacing", choices=["printed", "loose"], default="printed",
+                    help="loose: laid by hand without the mat, at a spacing drawn per scene")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
     mirrored = args.camera == "depth-mirrored"
-    jobs = [(args.seed + i, args.out, args.faces, args.cols, mirrored) for i in range(args.scenes)]
+    jobs = [(args.seed + i, args.out, args.faces, args.cols, mirrored, args.spacing)
+            for i in range(args.scenes)]
     with Pool(args.workers) as pool:
         scenes = pool.map(scene_job, jobs, chunksize=8)
     manifest = {"compositor": "models/detect/export_boards.py (compose.py)", "camera": args.camera,

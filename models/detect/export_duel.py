@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+import tomllib
 from multiprocessing import Pool
 
 import cv2
@@ -61,12 +62,18 @@ def mat_face(faces_dir: str) -> np.ndarray | None:
     return _faces["mat"]
 
 
-def deck(faces_dir: str):
-    """Unit and territory ids from the face files: <faction>-NN units, <faction>-land territories."""
-    ids = sorted(f[:-4] for f in os.listdir(faces_dir)
-                 if f.endswith(".png") and not f.startswith(("sheet", "mat", BACK)))
-    lands = [i for i in ids if i.endswith("-land")]
-    units = [i for i in ids if i not in lands]
+CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalogues", "duel", "demo.toml")
+
+
+def deck(faces_dir: str, catalogue: str = CATALOGUE):
+    """Unit and territory ids with a face in the folder, by the catalogue's kinds: only units go
+    in the 陣地 and only territories in the strips (tricks and strategies are played from the
+    hand)."""
+    with open(catalogue, "rb") as f:
+        kinds = {c["id"]: c["kind"] for c in tomllib.load(f)["card"]}
+    ids = sorted(f[:-4] for f in os.listdir(faces_dir) if f.endswith(".png"))
+    units = [i for i in ids if kinds.get(i) == "unit"]
+    lands = [i for i in ids if kinds.get(i) == "territory"]
     return units, lands
 
 

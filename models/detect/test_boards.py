@@ -50,6 +50,19 @@ class Boards(unittest.TestCase):
                         self.assertEqual(turns, 0 if allied else 2, "a player's cards face that player")
                 self.assertNotIn(card[3], "s", "skill cards are not laid on the grid")
 
+    def test_loose_boards_keep_one_spacing_a_scene_and_their_cells(self):
+        spacings = []
+        for seed in range(10):
+            laid = B.lay_board(np.random.default_rng(seed), self.faces, 4, "loose")
+            fronts = sorted((cell[0], c) for card, c, _, _, cell, under in laid
+                            if card.startswith("front-"))
+            gaps = [b[1][0] - a[1][0] for a, b in zip(fronts, fronts[1:])]
+            spacings.append(np.mean(gaps))
+            for g in gaps:
+                self.assertTrue(95 - 16 <= g <= 125 + 16, f"seed {seed}: gap {g}")
+            self.assertLess(np.ptp(gaps), 2 * 16 + 1e-9, "one spacing a scene, jittered")
+        self.assertGreater(np.ptp(spacings), 10, "the spacing is drawn per scene")
+
     def test_corners_are_the_cards_own_and_turn_clockwise(self):
         c = B.corners_mm((0.0, 0.0), 0, 0.0)
         self.assertTrue(np.allclose(c[0], [-31.5, 44.0]), "top-left, top away from the Allied side")
@@ -59,7 +72,7 @@ class Boards(unittest.TestCase):
     def test_a_scene_has_its_truth_inside_the_frame(self):
         with tempfile.TemporaryDirectory() as out:
             os.makedirs(os.path.join(out, "scenes"))
-            scene = B.scene_job((910000, out, self.faces, 4))
+            scene = B.scene_job((910000, out, self.faces, 4, False, "printed"))
             self.assertTrue(os.path.exists(os.path.join(out, scene["image"])))
             self.assertIn(scene["placement"], B.PLACEMENTS)
             shown = [c for c in scene["cards"] if not c["covered"]]
@@ -67,7 +80,7 @@ class Boards(unittest.TestCase):
             for c in shown:
                 pts = np.array(c["corners"])
                 self.assertTrue(np.all(pts >= 0) and np.all(pts < [B.WIDTH, B.HEIGHT]))
-            again = B.scene_job((910000, out, self.faces, 4))
+            again = B.scene_job((910000, out, self.faces, 4, False, "printed"))
             self.assertEqual(scene, again, "same seed, same scene")
 
 

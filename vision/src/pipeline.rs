@@ -380,8 +380,9 @@ impl Scanner {
                 None,
             ),
         };
-        if let Calibration::FrontLine { homography, .. } | Calibration::Cards { homography, .. } =
-            &calibration
+        let metric = calibration.metric_homography();
+        if let (Calibration::FrontLine { .. } | Calibration::Cards { .. }, Some(homography)) =
+            (&calibration, &metric)
         {
             found.retain(|f| {
                 let hole = [0, 1, 2, 3].map(|k| {
@@ -401,7 +402,7 @@ impl Scanner {
                 f.any_design || f.confidence >= 0.4 || card_sized(homography, &hole)
             });
         }
-        if let Some(h) = calibration.homography() {
+        if let Some(h) = &metric {
             for f in found.iter_mut() {
                 // Far from two markers on one edge a mat fit can make a whole card look squat;
                 // the model reads the crop itself, and a crop of part of a card falls below its

@@ -106,6 +106,10 @@ pub enum Calibration {
         homography: [[f64; 3]; 3],
         #[serde(default)]
         allied_side: AlliedSide,
+        /// The pitch measured along the frame's x and y, mm (the frame's cells are squares of the
+        /// mat's pitch, whatever spacing the cards were laid at).
+        #[serde(default = "printed_pitch")]
+        pitch_mm: [f64; 2],
     },
     /// No mat and no front-line card visible (all under units): the grid fitted from `named_cards`
     /// named cards, rows placed so Allied cards lie on the near side and Axis cards on the far side.
@@ -114,9 +118,16 @@ pub enum Calibration {
         homography: [[f64; 3]; 3],
         #[serde(default)]
         allied_side: AlliedSide,
+        /// As for `FrontLine`.
+        #[serde(default = "printed_pitch")]
+        pitch_mm: [f64; 2],
     },
     /// Nothing to fit the grid to: cells are not reported.
     None { reason: String },
+}
+
+fn printed_pitch() -> [f64; 2] {
+    [crate::mats::PITCH_MM; 2]
 }
 
 /// Which way the Allied side lies in the image, and how that was known.
@@ -177,6 +188,33 @@ impl Calibration {
             Calibration::Mat { homography, .. }
             | Calibration::FrontLine { homography, .. }
             | Calibration::Cards { homography, .. } => Some(homography),
+            Calibration::None { .. } => None,
+        }
+    }
+
+    /// Image → table millimetres (the frame's cells scaled back to the pitch the cards were laid
+    /// at): what a card's size is measured in.
+    pub fn metric_homography(&self) -> Option<[[f64; 3]; 3]> {
+        match self {
+            Calibration::Mat { homography, .. } => Some(*homography),
+            Calibration::FrontLine {
+                homography,
+                pitch_mm,
+                ..
+            }
+            | Calibration::Cards {
+                homography,
+                pitch_mm,
+                ..
+            } => {
+                let nominal = crate::mats::PITCH_MM;
+                let scale = [
+                    [pitch_mm[0] / nominal, 0.0, 0.0],
+                    [0.0, pitch_mm[1] / nominal, 0.0],
+                    [0.0, 0.0, 1.0],
+                ];
+                Some(crate::geometry::mul(&scale, homography))
+            }
             Calibration::None { .. } => None,
         }
     }

@@ -81,6 +81,15 @@ pub fn quarter_turn(k: u8) -> H3 {
     [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
 }
 
+/// The pitch (x, y) along the axes of the frame turned by `k` quarter turns.
+pub fn turned_pitch(pitch: [f64; 2], k: u8) -> [f64; 2] {
+    if k % 2 == 1 {
+        [pitch[1], pitch[0]]
+    } else {
+        pitch
+    }
+}
+
 /// Moves the frame by whole cells: `cols` along x, `rows` along y.
 pub fn shift_cells(h: &H3, cols: i32, rows: i32, pitch: f64) -> H3 {
     geometry::mul(

@@ -42,6 +42,8 @@ pub struct GridCard {
 /// One way to lay the Blitz grid on the fitted lattice: a quarter turn, then whole-cell shifts.
 struct Candidate {
     homography: H3,
+    /// The measured pitch along the candidate's own axes, mm.
+    pitch_mm: [f64; 2],
     /// How well the cards' kinds, sides and facing agree with it.
     score: i32,
     /// How many cards lie where they were last seen.
@@ -93,13 +95,17 @@ pub fn blitz_frame(
         });
     };
     let anchor_turns = if fronts.is_empty() { 0 } else { 1 };
-    let Some(h) = lattice::fit(&BLITZ_LATTICE, &quads, anchor, anchor_turns)? else {
+    let Some((h, pitch)) = lattice::fit_measured(&BLITZ_LATTICE, &quads, anchor, anchor_turns)?
+    else {
         return Ok(Calibration::None {
             reason: "degenerate anchor card".into(),
         });
     };
     let candidates: Vec<Candidate> = (0..4u8)
-        .map(|k| place_grid(&geometry::mul(&lattice::quarter_turn(k), &h), cards, cols))
+        .map(|k| {
+            let turned = geometry::mul(&lattice::quarter_turn(k), &h);
+            place_grid(&turned, lattice::turned_pitch(pitch, k), cards, cols)
+        })
         .collect();
     let best = candidates.iter().map(Candidate::total).max().unwrap_or(0);
     let tied: Vec<&Candidate> = candidates.iter().filter(|c| c.total() == best).collect();
@@ -146,12 +152,14 @@ pub fn blitz_frame(
             named_cards: cards.len(),
             homography: chosen.homography,
             allied_side,
+            pitch_mm: chosen.pitch_mm,
         }
     } else {
         Calibration::FrontLine {
             front_cards: fronts.len(),
             homography: chosen.homography,
             allied_side,
+            pitch_mm: chosen.pitch_mm,
         }
     })
 }
@@ -159,7 +167,7 @@ pub fn blitz_frame(
 /// Shifts the turned lattice so cards seen before stay in their cells (when most agree), else so
 /// the front line is row 3 (or, without one, Allied cards lie near and Axis cards far) and the
 /// leftmost card is column 0; scores how well the cards agree.
-fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
+fn place_grid(h: &H3, pitch_mm: [f64; 2], cards: &[GridCard], cols: u8) -> Candidate {
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
         .iter()
@@ -211,6 +219,7 @@ fn place_grid(h: &H3, cards: &[GridCard], cols: u8) -> Candidate {
     }
     Candidate {
         homography: lattice::shift_cells(h, col_shift, row_shift, p),
+        pitch_mm,
         score,
         remembered,
     }

@@ -269,16 +269,18 @@ mod tests {
 
     const NO_MAT_FLOOR: (f64, f64, f64) = (0.95, 0.95, 0.95);
 
-    /// Four tables from the second compositor (models/detect/export_duel.py, seeds 699100–699103,
-    /// no code shared with scene.rs): two on the printed mat, two without it, cameras overhead, at
-    /// the end, at the side and anywhere, a hand over one.
+    /// Five tables from the second compositor (models/detect/export_duel.py, seeds 699100–699103
+    /// and 699130, no code shared with scene.rs): two on the printed mat, two without it at the
+    /// printed spacing, one laid by hand at its own spacing; cameras overhead, at the end, at the
+    /// side and anywhere, a hand over one.
     #[test]
     fn duel_tables_from_the_second_compositor() {
         let dir =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/duel-tables");
         let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
-        assert_eq!(scenes.len(), 4);
+        assert_eq!(scenes.len(), 5);
         assert_eq!(scenes.iter().filter(|s| s.mat).count(), 2);
+        assert_eq!(scenes.iter().filter(|s| s.spacing == "loose").count(), 1);
         let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
         let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
             .expect("scenes");
@@ -296,6 +298,17 @@ mod tests {
         assert!(s.tapped >= 0.95, "tapped {:.3}", s.tapped);
         let with_mat: Vec<_> = outcomes.iter().filter(|o| o.aruco_mat).cloned().collect();
         assert!(summarise(&with_mat, 699100).slot >= 0.95, "slot on the mat");
+        // Laid by hand: a lattice at the printed pitch misreads its cards' sizes and loses names.
+        let by_hand: Vec<_> = outcomes
+            .iter()
+            .filter(|o| o.conditions.spacing == "loose")
+            .cloned()
+            .collect();
+        let s = summarise(&by_hand, 699130);
+        assert!(
+            s.identity >= 0.95 && s.slot_up_to_shift >= 0.95,
+            "by hand {s:?}"
+        );
     }
 
     #[test]

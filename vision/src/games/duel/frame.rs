@@ -71,6 +71,8 @@ impl TableLayout for DuelTable {
 /// One way to lay the 陣地 rows on the fitted lattice.
 struct Candidate {
     homography: H3,
+    /// The measured pitch along the candidate's own axes, mm.
+    pitch_mm: [f64; 2],
     score: i32,
     remembered: i32,
 }
@@ -97,13 +99,16 @@ pub fn duel_frame(
             d(a).total_cmp(&d(b))
         })
         .unwrap_or(0);
-    let Some(h) = lattice::fit(&DUEL_LATTICE, &quads, anchor, 0)? else {
+    let Some((h, pitch)) = lattice::fit_measured(&DUEL_LATTICE, &quads, anchor, 0)? else {
         return Ok(Calibration::None {
             reason: "degenerate unit card".into(),
         });
     };
     let candidates: Vec<Candidate> = (0..4u8)
-        .map(|k| place_rows(&geometry::mul(&lattice::quarter_turn(k), &h), units))
+        .map(|k| {
+            let turned = geometry::mul(&lattice::quarter_turn(k), &h);
+            place_rows(&turned, lattice::turned_pitch(pitch, k), units)
+        })
         .collect();
     let total = |c: &Candidate| c.score + 3 * c.remembered;
     let best = candidates.iter().map(total).max().unwrap_or(0);
@@ -134,13 +139,14 @@ pub fn duel_frame(
             from,
             towards: towards(chosen),
         },
+        pitch_mm: chosen.pitch_mm,
     })
 }
 
 /// Shifts the turned lattice so units seen before stay in their 陣地 (when most agree), else so
 /// the rows hold the units (near units upright in row 0, far ones inverted in row 1) and their span
 /// lies in the middle of the five; scores how well the units agree.
-fn place_rows(h: &H3, units: &[SlotCard]) -> Candidate {
+fn place_rows(h: &H3, pitch_mm: [f64; 2], units: &[SlotCard]) -> Candidate {
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8)> = units
         .iter()
@@ -191,6 +197,7 @@ fn place_rows(h: &H3, units: &[SlotCard]) -> Candidate {
     }
     Candidate {
         homography: lattice::shift_cells(h, col_shift, row_shift, p),
+        pitch_mm,
         score,
         remembered,
     }
