@@ -37,7 +37,7 @@ fn ruler(spec: &LatticeSpec, h: &H3, quad: &[[f64; 2]; 4]) -> Option<Ruler> {
         (m[3][1] - m[0][1] + m[2][1] - m[1][1]) / 2.0,
     ]);
     // Upright or inverted, the card's width lies along x; turned sideways, its height does.
-    let units_per_mm = if turn_of(h, quad) % 2 == 0 {
+    let units_per_mm = if turn_of(h, quad).is_multiple_of(2) {
         [across / spec.card_w_mm, down / spec.card_h_mm]
     } else {
         [down / spec.card_h_mm, across / spec.card_w_mm]
