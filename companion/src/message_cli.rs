@@ -115,6 +115,10 @@ enum Cmd {
         /// Where the camera stands (as for `arbiter eval-vision --camera`).
         #[arg(long, value_enum, default_value = "allied")]
         camera: crate::vision_cli::CameraArg,
+        /// Score the tables another compositor drew (models/detect/export_message.py's folder,
+        /// with manifest.json; seats from the seat cards) instead of rendering scenes.
+        #[arg(long)]
+        scenes_dir: Option<PathBuf>,
     },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
@@ -315,31 +319,48 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             no_overlap,
             seat_cards,
             camera,
+            scenes_dir,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let renderer = vision::games::message::MessageSceneRenderer::new(&cat)?;
             let (scanner, faces) = vision::games::message::message_scanner(&cat)?;
-            let outcomes = vision::games::message::run(
-                &renderer,
-                &scanner,
-                &faces,
-                seed,
-                scenes,
-                &vision::games::message::MessageSceneOptions {
-                    overlap: no_overlap.then_some(false),
-                    seat_cards,
-                    placements: camera.placements(),
-                    ..Default::default()
-                },
-                |_, _, _| {},
-            )?;
-            let s = vision::games::message::summarise(&outcomes, seed);
-            if json {
-                println!("{}", serde_json::to_string_pretty(&s)?);
-            } else {
-                println!("{s:#?}");
-            }
-            Ok(ExitCode::SUCCESS)
+            let (outcomes, source) = match scenes_dir {
+                Some(dir) => {
+                    let mut found = vision::games::message::load_scenes(&dir)?;
+                    found.truncate(scenes);
+                    anyhow::ensure!(
+                        !found.is_empty(),
+                        "{}: the manifest lists no scenes",
+                        dir.join("manifest.json").display()
+                    );
+                    let outcomes = vision::games::message::run_external(
+                        &scanner,
+                        &faces,
+                        &dir,
+                        &found,
+                        |_, _, _| {},
+                    )?;
+                    (outcomes, dir.display().to_string())
+                }
+                None => {
+                    let renderer = vision::games::message::MessageSceneRenderer::new(&cat)?;
+                    let outcomes = vision::games::message::run(
+                        &renderer,
+                        &scanner,
+                        &faces,
+                        seed,
+                        scenes,
+                        &vision::games::message::MessageSceneOptions {
+                            overlap: no_overlap.then_some(false),
+                            seat_cards,
+                            placements: camera.placements(),
+                            ..Default::default()
+                        },
+                        |_, _, _| {},
+                    )?;
+                    (outcomes, "the scene renderer".to_string())
+                }
+            };
+            crate::message_table::report::eval_report(&outcomes, &source, json)
         }
         Cmd::Check { data } => {
             let (cat, profile) = load(&data)?;
@@ -646,7 +667,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             );
         }
         ms.push(frame.scan_ms);
-        for c in session.see(frame.index, frame.cards) {
+        for c in session.see(frame.index, frame.cards, frame.hand_or_motion) {
             println!("frame {}: {}", frame.index, say(&c));
         }
         if let Some(e) = &session.journal_error {

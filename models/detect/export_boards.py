@@ -123,9 +123,9 @@ def lay_board(rng, faces_dir: str, cols: int, spacing: str = "printed"):
     return laid
 
 
-def camera(rng, pts, placement: str, depth_mirrored=False):
+def camera(rng, pts, placement: str, depth_mirrored=False, size=(WIDTH, HEIGHT)):
     """Yaw (scanner's convention, degrees) and tilt for a placement, and the camera (see
-    compose.camera_homography for `depth_mirrored`)."""
+    compose.camera_homography for `depth_mirrored`) for a frame of `size` (w, h)."""
     either = lambda a: a + (180.0 if rng.random() < 0.5 else 0.0)  # noqa: E731
     if placement == "overhead":
         yaw, tilt = either(90.0) + rng.uniform(-15, 15), rng.uniform(0, 12)
@@ -138,7 +138,7 @@ def camera(rng, pts, placement: str, depth_mirrored=False):
     yaw %= 360.0
     # A depth-mirrored camera stands on the far side seeing the table as the near one would.
     turn = 180.0 if depth_mirrored else 0.0
-    H, _ = compose.camera_homography(rng, pts, WIDTH, HEIGHT, yaw=np.radians(yaw + turn),
+    H, _ = compose.camera_homography(rng, pts, size[0], size[1], yaw=np.radians(yaw + turn),
                                      tilt=np.radians(tilt), fill=rng.uniform(0.75, 0.95),
                                      depth_mirrored=depth_mirrored)
     return H, yaw, tilt

@@ -21,6 +21,8 @@ pub struct TableFrame {
     /// The seat regions this frame was read against when the seat cards gave them (every seat's
     /// card seen); `None`: the regions drawn for the camera.
     pub regions_from_seat_cards: Option<SeatRegions>,
+    /// A hand (moving or held still) or fast motion over the table: nothing is committed.
+    pub hand_or_motion: bool,
     pub scan_ms: f64,
 }
 
@@ -127,6 +129,7 @@ pub struct TableFeed {
     source: Box<dyn FrameSource>,
     scanner: Scanner,
     faces: Vec<MessageFace>,
+    memory: vision::memory::TableMemory,
     pub name: String,
 }
 
@@ -141,6 +144,7 @@ impl TableFeed {
             source,
             scanner,
             faces,
+            memory: vision::memory::TableMemory::new(),
             name,
         })
     }
@@ -154,7 +158,7 @@ impl TableFeed {
         let t = std::time::Instant::now();
         let obs = self
             .scanner
-            .scan(&frame.image, frame.index)
+            .scan_following(&frame.image, frame.index, &mut self.memory)
             .with_context(|| frame.origin.clone())?;
         let (cards, from_cards) = read_with_seat_cards(&obs, &frame.image, regions, &self.faces)
             .with_context(|| frame.origin.clone())?;
@@ -164,6 +168,7 @@ impl TableFeed {
             image: frame.image,
             cards,
             regions_from_seat_cards: from_cards,
+            hand_or_motion: obs.hand_or_motion_suspected,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
         }))
     }

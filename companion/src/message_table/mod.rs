@@ -4,6 +4,7 @@
 pub mod feed;
 pub mod panel;
 pub mod record;
+pub mod report;
 pub mod session;
 
 #[cfg(test)]

@@ -161,7 +161,9 @@ fn key(seat: usize, colour: Colour, rank: usize) -> String {
 }
 
 /// Whether a covered card is hidden by something that is not one of the cards beside it (a hand or
-/// an arm): cards in a fanned row cover each other by design.
+/// an arm): cards in a fanned row cover each other by design. Only a card read as a card (named, or
+/// its colour read) counts: a covered outline with neither is as often a patterned table's square
+/// or brick as a card under a hand, which the camera's own hand watch reports.
 pub fn hand_over_table(cards: &[SeatCard]) -> bool {
     let radius = |c: &SeatCard| {
         c.corners
@@ -171,6 +173,7 @@ pub fn hand_over_table(cards: &[SeatCard]) -> bool {
     };
     cards.iter().enumerate().any(|(i, c)| {
         c.covered
+            && (c.face.is_some() || c.colour.is_some())
             && !cards.iter().enumerate().any(|(j, o)| {
                 j != i
                     && (o.center[0] - c.center[0]).hypot(o.center[1] - c.center[1])
@@ -313,9 +316,10 @@ impl TableSession {
     }
 
     /// One frame: returns what changed (tallies first, then what to announce).
-    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>) -> Vec<Change> {
+    /// `hand_seen`: the camera saw a hand or fast motion over the table in this frame.
+    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>, hand_seen: bool) -> Vec<Change> {
         self.frames += 1;
-        let hand = hand_over_table(&cards);
+        let hand = hand_seen || hand_over_table(&cards);
         let frame = self.sightings(index, &cards, hand);
         self.last = cards;
         self.last_hand = hand;

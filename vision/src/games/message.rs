@@ -2,6 +2,7 @@
 //! intelligence (face and colour) from a camera frame.
 
 mod eval;
+mod external;
 mod faces;
 mod markers;
 mod read;
@@ -9,14 +10,16 @@ mod scene;
 mod seats;
 
 pub use eval::{
-    compare, message_scanner, run, summarise, CardResult, MessageOutcome, MessageSummary,
+    by_condition, compare, compare_cards, message_scanner, run, summarise, CardResult,
+    MessageConditionRow, MessageConditions, MessageOutcome, MessageSummary,
 };
+pub use external::{load_scenes, run_external, ExternalMessageCard, ExternalMessageScene};
 pub use faces::{
     colour_bgr, colour_en, colour_zh, design, face_of, faces, reference_set, render, render_faces,
     write_print_set, MessageFace,
 };
 pub use markers::{
-    find_seat_markers, read_with_seat_cards, regions_from_markers, render_seat_card,
+    find_seat_markers, look_closer, read_with_seat_cards, regions_from_markers, render_seat_card,
     without_seat_cards, SeatMarker, FIRST_SEAT_MARKER,
 };
 pub use read::{read_colour, read_seats, SeatCard};

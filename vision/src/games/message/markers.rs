@@ -97,9 +97,86 @@ pub fn find_seat_markers(gray: &Mat) -> Result<Vec<SeatMarker>, VisionError> {
     Ok(out)
 }
 
+/// How much a card found without a name is enlarged, in turn, to look for a seat marker too small
+/// or soft for the whole-frame pass (a far seat card's marker is 25–35 px wide at 1080p).
+const CLOSER_LOOK_SCALES: [f64; 2] = [2.0, 3.0];
+/// The margin round that card's outline, as a share of its box, in the enlarged crop.
+const CLOSER_LOOK_MARGIN: f64 = 0.25;
+
+/// Seat markers inside the cards the scanner found but could not name, each looked at enlarged
+/// [`CLOSER_LOOK_SCALES`] times; added to `markers` when their seat is not there yet.
+pub fn look_closer(
+    gray: &Mat,
+    unnamed: &[[[f32; 2]; 4]],
+    markers: &mut Vec<SeatMarker>,
+) -> Result<(), VisionError> {
+    for quad in unnamed {
+        if markers.iter().any(|m| point_in_polygon(m.centre(), quad)) {
+            continue;
+        }
+        let (x0, x1) = quad
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p[0]), b.max(p[0])));
+        let (y0, y1) = quad
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p[1]), b.max(p[1])));
+        let (mx, my) = (
+            (x1 - x0) as f64 * CLOSER_LOOK_MARGIN,
+            (y1 - y0) as f64 * CLOSER_LOOK_MARGIN,
+        );
+        let left = ((x0 as f64 - mx).floor() as i32).clamp(0, gray.cols());
+        let top = ((y0 as f64 - my).floor() as i32).clamp(0, gray.rows());
+        let right = ((x1 as f64 + mx).ceil() as i32).clamp(0, gray.cols());
+        let bottom = ((y1 as f64 + my).ceil() as i32).clamp(0, gray.rows());
+        if right - left < 8 || bottom - top < 8 {
+            continue;
+        }
+        let crop = Mat::roi(gray, Rect::new(left, top, right - left, bottom - top))?.try_clone()?;
+        for scale in CLOSER_LOOK_SCALES {
+            if let Some(m) = marker_enlarged(&crop, scale, markers)? {
+                let back = |p: [f64; 2]| {
+                    [
+                        (p[0] / scale) as f32 + left as f32,
+                        (p[1] / scale) as f32 + top as f32,
+                    ]
+                };
+                markers.push(SeatMarker {
+                    seat: m.0,
+                    corners: m.1.map(back),
+                });
+                break;
+            }
+        }
+    }
+    markers.sort_by_key(|m| m.seat);
+    Ok(())
+}
+
+/// The first seat marker in `crop` enlarged `scale` times whose seat `markers` lacks: its seat and
+/// its corners in the enlarged crop.
+fn marker_enlarged(
+    crop: &Mat,
+    scale: f64,
+    markers: &[SeatMarker],
+) -> Result<Option<(usize, [[f64; 2]; 4])>, VisionError> {
+    let mut big = Mat::default();
+    imgproc::resize(
+        crop,
+        &mut big,
+        opencv::core::Size::new(0, 0),
+        scale,
+        scale,
+        imgproc::INTER_CUBIC,
+    )?;
+    Ok(find_markers(&big, 1)?.into_iter().find_map(|m| {
+        let seat = usize::try_from(m.id - FIRST_SEAT_MARKER).ok()?;
+        (seat < MAX_SEATS && markers.iter().all(|o| o.seat != seat)).then_some((seat, m.corners))
+    }))
+}
+
 /// Reads `image` (scanned into `obs`) seat by seat: against the seat cards' regions when every one
-/// of `drawn`'s seats has its seat card in view (those regions are returned too), else against
-/// `drawn`; the seat cards themselves are left out.
+/// of `drawn`'s seats has its seat card in view, or all but one whose place its neighbours give
+/// (those regions are returned too), else against `drawn`; the seat cards themselves are left out.
 pub fn read_with_seat_cards(
     obs: &TableObservation,
     image: &Mat,
@@ -108,15 +185,27 @@ pub fn read_with_seat_cards(
 ) -> Result<(Vec<SeatCard>, Option<SeatRegions>), VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
-    let markers = find_seat_markers(&gray)?;
+    let mut markers = find_seat_markers(&gray)?;
+    let seats = drawn.seats.len();
+    if (0..seats).any(|s| markers.iter().all(|m| m.seat != s)) {
+        let unnamed: Vec<[[f32; 2]; 4]> = obs
+            .cards
+            .iter()
+            .filter(|c| c.card.is_none())
+            .map(|c| c.corners)
+            .collect();
+        look_closer(&gray, &unnamed, &mut markers)?;
+    }
     let size = [image.cols() as u32, image.rows() as u32];
-    let from_cards = regions_from_markers(&markers, drawn.seats.len(), size);
+    let from_cards = regions_from_markers(&markers, seats, size);
     let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
     Ok((without_seat_cards(read, &markers), from_cards))
 }
 
 /// Seat regions for `seats` players from their seat cards: each seat's region is the part of the
-/// frame nearer its card than any other. `None` unless every seat's card is seen.
+/// frame nearer its card than any other. One seat card out of sight (under a hand, its marker not
+/// read) at a table of four or more stands where its neighbours put it ([`stand_in`]). `None`
+/// when more are missing.
 pub fn regions_from_markers(
     markers: &[SeatMarker],
     seats: usize,
@@ -125,9 +214,14 @@ pub fn regions_from_markers(
     if !(3..=MAX_SEATS).contains(&seats) {
         return None;
     }
-    let centres: Vec<[f32; 2]> = (0..seats)
+    let mut seen: Vec<Option<[f32; 2]>> = (0..seats)
         .map(|s| markers.iter().find(|m| m.seat == s).map(SeatMarker::centre))
-        .collect::<Option<_>>()?;
+        .collect();
+    let missing: Vec<usize> = (0..seats).filter(|&s| seen[s].is_none()).collect();
+    if let [hidden] = missing[..] {
+        seen[hidden] = stand_in(&seen, hidden);
+    }
+    let centres: Vec<[f32; 2]> = seen.into_iter().collect::<Option<_>>()?;
     let (w, h) = (image_size[0] as f32, image_size[1] as f32);
     let frame = vec![[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
     let seats = centres
@@ -143,6 +237,31 @@ pub fn regions_from_markers(
         })
         .collect();
     Some(SeatRegions { image_size, seats })
+}
+
+/// Where the hidden seat card of seat `hidden` lies, from the others, as if the seat cards stood
+/// evenly round a circle (the rules pass to the right, so seats go round the table in order): the
+/// seat beyond its two neighbours' midpoint `m`, `x = (N·m − (1 − q)·S) / (N·q + 1 − q)` with `S`
+/// the sum of the seen centres and `q = cos(2π/N)`. `None` for three seats (two points leave the
+/// third on either side) or without both neighbours.
+fn stand_in(seen: &[Option<[f32; 2]>], hidden: usize) -> Option<[f32; 2]> {
+    let n = seen.len();
+    if n < 4 {
+        return None;
+    }
+    let before = seen[(hidden + n - 1) % n]?;
+    let after = seen[(hidden + 1) % n]?;
+    let m = [(before[0] + after[0]) / 2.0, (before[1] + after[1]) / 2.0];
+    let sum = seen
+        .iter()
+        .flatten()
+        .fold([0.0f32; 2], |a, p| [a[0] + p[0], a[1] + p[1]]);
+    let (nf, q) = (n as f32, (std::f32::consts::TAU / n as f32).cos());
+    let d = nf * q + 1.0 - q;
+    Some([
+        (nf * m[0] - (1.0 - q) * sum[0]) / d,
+        (nf * m[1] - (1.0 - q) * sum[1]) / d,
+    ])
 }
 
 /// `read` without the seat cards themselves (a quad holding a seat marker is its card, not
@@ -246,9 +365,79 @@ mod tests {
         assert_eq!(r.seat_of([1000.0, 300.0]), Some(1));
         assert_eq!(r.seat_of([600.0, 150.0]), Some(2));
         assert_eq!(r.seat_of([250.0, 400.0]), Some(3));
-        assert!(
-            regions_from_markers(&markers[..3], 4, [1280, 720]).is_none(),
-            "a seat unseen"
+        let stood_in = regions_from_markers(&markers[..3], 4, [1280, 720]).expect("one hidden");
+        assert_eq!(
+            stood_in.seat_of([250.0, 400.0]),
+            Some(3),
+            "between its neighbours"
         );
+        assert_eq!(stood_in.seat_of([640.0, 500.0]), Some(0));
+        assert!(
+            regions_from_markers(&markers[..2], 4, [1280, 720]).is_none(),
+            "two seats unseen"
+        );
+        assert!(
+            regions_from_markers(&markers[..2], 3, [1280, 720]).is_none(),
+            "three seats: the third could lie on either side"
+        );
+    }
+
+    /// Seven seat cards round an oval seen at a slant: any one hidden stands within a fifth of the
+    /// seat spacing of where it lies.
+    #[test]
+    fn a_hidden_seat_card_stands_where_its_neighbours_put_it() {
+        let n = 7;
+        let place = |s: usize| {
+            let t = -std::f32::consts::FRAC_PI_2 + s as f32 * std::f32::consts::TAU / n as f32;
+            // An oval 1.3 times wider than deep, its far side drawn smaller.
+            let (x, y) = (1.3 * t.cos(), t.sin() / 1.3);
+            let depth = 1.0 + 0.25 * y;
+            [640.0 + 380.0 * x / depth, 360.0 - 300.0 * y / depth]
+        };
+        let spacing = {
+            let (a, b) = (place(0), place(1));
+            (a[0] - b[0]).hypot(a[1] - b[1])
+        };
+        for hidden in 0..n {
+            let seen: Vec<Option<[f32; 2]>> =
+                (0..n).map(|s| (s != hidden).then(|| place(s))).collect();
+            let x = stand_in(&seen, hidden).expect("stand-in");
+            let want = place(hidden);
+            let off = (x[0] - want[0]).hypot(x[1] - want[1]);
+            assert!(
+                off < spacing / 5.0,
+                "seat {hidden}: {off:.1} px off of {spacing:.1}"
+            );
+        }
+    }
+
+    /// A seat card so small and soft that the whole-frame pass misses its marker (seat 5 of the
+    /// second compositor's scene 699204) is found when its outline is looked at enlarged.
+    #[test]
+    fn a_small_seat_marker_is_found_on_a_closer_look() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-tables");
+        let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let scene = manifest["scenes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["seed"] == 699204)
+            .unwrap();
+        let corners: Vec<[f32; 2]> =
+            serde_json::from_value(scene["seat_cards"][4]["corners"].clone()).unwrap();
+        let quad = [corners[0], corners[1], corners[2], corners[3]];
+        let image = crate::pipeline::read_image(&dir.join("scenes/699204.jpg")).unwrap();
+        let mut gray = Mat::default();
+        imgproc::cvt_color(&image, &mut gray, imgproc::COLOR_BGR2GRAY, 0).unwrap();
+        let mut markers = find_seat_markers(&gray).unwrap();
+        assert!(
+            markers.iter().all(|m| m.seat != 4),
+            "the case needs a marker the whole-frame pass misses"
+        );
+        look_closer(&gray, &[quad], &mut markers).unwrap();
+        let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
+        assert!(point_in_polygon(found.centre(), &quad));
     }
 }
