@@ -64,9 +64,10 @@ pub struct PlayArgs {
     /// Finish the replay without a window and print the rulings.
     #[arg(long)]
     pub headless: bool,
-    /// Where frames come from: camera:N (webcam N), video:PATH, images:PATH (a folder or one image).
+    /// Where frames come from: camera:N (webcam N), video:PATH, images:DIR (a folder or one
+    /// image); a rendered table is `arbiter demo`.
     #[arg(long)]
-    pub source: Option<String>,
+    pub source: Option<crate::table::source::SourceSpec>,
     /// The table has the printed ArUco play-mat (otherwise the grid is fitted from the front line).
     #[arg(long)]
     pub mat: bool,
@@ -78,19 +79,14 @@ pub struct PlayArgs {
     pub identifier: crate::vision_cli::IdentifierChoice,
 }
 
-/// Opens a frame source named like camera:0, video:game.mp4 or images:frames/.
+/// Opens a camera, video or images source and reads its first frame.
 fn open_source(
-    spec: &str,
+    spec: &crate::table::source::SourceSpec,
     mat: bool,
     cols: u8,
     identifier: &crate::vision_cli::IdentifierChoice,
 ) -> anyhow::Result<Box<dyn Feed>> {
-    let (kind, arg) = spec.split_once(':').with_context(|| {
-        format!("--source {spec:?}: expected camera:N, video:PATH or images:PATH")
-    })?;
-    let Some(source) = crate::live::source::open_frame_source(spec, kind, arg)? else {
-        anyhow::bail!("--source {spec:?}: unknown kind {kind:?} (camera, video, images)")
-    };
+    let source = spec.open("`arbiter demo` plays a rendered table")?;
     let options = vision::ScannerOptions {
         use_mat: mat,
         cols,

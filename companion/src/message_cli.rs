@@ -1,6 +1,7 @@
 //! `arbiter message …`: rule on a transmission chain at the table, check the data files, and play
 //! seeded random games.
 
+use crate::table::source::SourceSpec;
 use anyhow::Context;
 use message::chain::{parse_response, rule_chain, ChainRequest, Ruling};
 use message::describe::describe;
@@ -146,9 +147,9 @@ enum Cmd {
 
 #[derive(clap::Args)]
 struct TableArgs {
-    /// images:DIR, video:PATH, camera:N, or synthetic (a seeded game in progress).
+    /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a seeded game in progress).
     #[arg(long, default_value = "synthetic")]
-    source: String,
+    source: SourceSpec,
     /// Seat regions (JSON, image pixels). Read if it exists; the panel saves the regions it sets here.
     /// A synthetic game brings its own.
     #[arg(long)]
@@ -553,7 +554,6 @@ fn render_scene(
 }
 
 fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
-    use crate::live::source::open;
     use crate::message_table::feed::{SyntheticGame, TableFeed};
     use crate::message_table::panel::{run as run_panel, MessageTableApp};
     use crate::message_table::record;
@@ -572,12 +572,21 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let (mut source, regions): (Box<dyn vision::source::FrameSource>, Option<SeatRegions>) =
-        if args.source == "synthetic" {
-            let g = SyntheticGame::new(&cat, args.seed, args.script.as_deref())?;
+        if let Some(seed) = args.source.synthetic_seed() {
+            // `--seed` is the older spelling of synthetic:SEED.
+            let seed = if args.source == SourceSpec::Synthetic(None) {
+                args.seed
+            } else {
+                seed
+            };
+            let g = SyntheticGame::new(&cat, seed, args.script.as_deref())?;
             let r = from_file.or(Some(g.regions()?));
             (Box::new(g), r)
         } else {
-            (open(&args.source)?, from_file)
+            (
+                args.source.open("synthetic draws a seeded game")?,
+                from_file,
+            )
         };
     let resumed = match &args.resume {
         Some(path) => {
@@ -585,12 +594,12 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             if let Some(w) = warning {
                 eprintln!("warning: {w}");
             }
-            source = crate::live::source::after_journal(source, &args.source, session.last_frame);
+            source = crate::table::source::after_journal(source, &args.source, session.last_frame);
             Some(session)
         }
         None => None,
     };
-    let mut feed = TableFeed::new(source, &cat, args.source.clone())?;
+    let mut feed = TableFeed::new(source, &cat, args.source.to_string())?;
     // A new table's journal: where asked, else (at the panel) in the player's data folder.
     let new_session = |regions: SeatRegions,
                        profile: Profile,

@@ -5,33 +5,23 @@ use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
 use super::session::{Header, Step, TableSession};
 use crate::live::allied::ImageEdge;
-use crate::live::source::{after_journal, open_frame_source};
 use crate::panel::feed::Feed;
+use crate::table::source::{after_journal, SourceSpec, SOURCE_GRAMMAR};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vision::games::duel::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
 use vision::source::FrameSource;
 
-/// Opens camera:N, video:PATH, images:PATH or synthetic[:SEED] (the scripted demo table).
-/// `resume_after`: the last frame a resumed journal holds (see [`after_journal`]).
-pub fn open_source(spec: &str, resume_after: Option<u64>) -> anyhow::Result<DuelFeed> {
-    let (kind, arg) = spec.split_once(':').unwrap_or((spec, ""));
-    let source: Box<dyn FrameSource> = match open_frame_source(spec, kind, arg)? {
-        Some(source) => source,
-        None if kind == "synthetic" => {
-            let seed = if arg.is_empty() {
-                1
-            } else {
-                arg.parse()
-                    .with_context(|| format!("--source {spec:?}: seed"))?
-            };
-            Box::new(ScriptedTable::new(seed)?)
-        }
-        None => anyhow::bail!(
-            "--source {spec:?}: expected camera:N, video:PATH, images:PATH or synthetic[:SEED]"
-        ),
-    };
+/// Opens the source (synthetic: the scripted demo table, rendered). `resume_after`: the last frame
+/// a resumed journal holds (see [`after_journal`]).
+pub fn open_source(spec: &SourceSpec, resume_after: Option<u64>) -> anyhow::Result<DuelFeed> {
+    let source: Box<dyn FrameSource> =
+        match (spec.open_recorded_or_camera()?, spec.synthetic_seed()) {
+            (Some(source), _) => source,
+            (None, Some(seed)) => Box::new(ScriptedTable::new(seed)?),
+            (None, None) => anyhow::bail!("--source {spec}: expected {SOURCE_GRAMMAR}"),
+        };
     let source = after_journal(source, spec, resume_after);
     let scanner = duel_scanner(&duel::Catalogue::demo())?;
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
@@ -43,7 +33,7 @@ pub struct TableArgs {
     /// camera:N, video:PATH, images:DIR or synthetic[:SEED] (a scripted demo table, rendered);
     /// synthetic when starting a game, none when resuming (the journal is replayed).
     #[arg(long)]
-    pub source: Option<String>,
+    pub source: Option<SourceSpec>,
     /// No window: print what was read, played and refused (also when there is no display).
     #[arg(long)]
     pub headless: bool,
@@ -77,11 +67,11 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let source = args
         .source
         .clone()
-        .or_else(|| resumed.is_none().then(|| "synthetic".to_string()));
+        .or_else(|| resumed.is_none().then_some(SourceSpec::Synthetic(None)));
     // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
     let resume_after = resumed.as_ref().and_then(|r| r.0.last_frame);
     let mut feed = source
-        .as_deref()
+        .as_ref()
         .map(|s| open_source(s, resume_after))
         .transpose()?;
     let (mut session, resumed_steps) = match (resumed, &args.resume) {

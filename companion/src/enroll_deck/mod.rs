@@ -51,7 +51,7 @@ pub struct DeckArgs {
     /// place in the block beside the list of ids, and takes the block when the player presses
     /// Space.
     #[arg(long, conflicts_with = "photos")]
-    pub source: Option<String>,
+    pub source: Option<crate::table::source::SourceSpec>,
     /// One photo per block, in laying order.
     #[arg(required_unless_present = "source")]
     pub photos: Vec<PathBuf>,
@@ -114,11 +114,11 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
     )?;
     if let Some(spec) = &args.source {
         let sitting = Sitting::open(ids, names, &args.refs, args.start)?;
-        let source = crate::live::source::open(spec)?;
+        let source = spec.open("enrol from photos, or lay the cards before a camera")?;
         let app = panel::EnrolApp::new(
             sitting,
             source,
-            spec.starts_with("images:"),
+            matches!(spec, crate::table::source::SourceSpec::Images(_)),
             detector,
             embedder,
             (args.cols, args.rows),

@@ -4,7 +4,6 @@ pub mod allied;
 pub mod blitz;
 pub mod demo;
 pub mod runner;
-pub mod source;
 pub mod tracker;
 pub mod vision_feed;
 

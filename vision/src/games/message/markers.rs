@@ -133,17 +133,8 @@ pub fn look_closer(
         }
         let crop = Mat::roi(gray, Rect::new(left, top, right - left, bottom - top))?.try_clone()?;
         for scale in CLOSER_LOOK_SCALES {
-            if let Some(m) = marker_enlarged(&crop, scale, markers)? {
-                let back = |p: [f64; 2]| {
-                    [
-                        (p[0] / scale) as f32 + left as f32,
-                        (p[1] / scale) as f32 + top as f32,
-                    ]
-                };
-                markers.push(SeatMarker {
-                    seat: m.0,
-                    corners: m.1.map(back),
-                });
+            if let Some(m) = marker_enlarged(&crop, scale, [left, top], markers)? {
+                markers.push(m);
                 break;
             }
         }
@@ -152,13 +143,14 @@ pub fn look_closer(
     Ok(())
 }
 
-/// The first seat marker in `crop` enlarged `scale` times whose seat `markers` lacks: its seat and
-/// its corners in the enlarged crop.
+/// The first seat marker in `crop` (whose top-left lies at `origin` in the frame) enlarged `scale`
+/// times whose seat `markers` lacks, its corners in the frame's pixels.
 fn marker_enlarged(
     crop: &Mat,
     scale: f64,
+    origin: [i32; 2],
     markers: &[SeatMarker],
-) -> Result<Option<(usize, [[f64; 2]; 4])>, VisionError> {
+) -> Result<Option<SeatMarker>, VisionError> {
     let mut big = Mat::default();
     imgproc::resize(
         crop,
@@ -168,9 +160,18 @@ fn marker_enlarged(
         scale,
         imgproc::INTER_CUBIC,
     )?;
+    let back = |p: [f64; 2]| {
+        [
+            (p[0] / scale) as f32 + origin[0] as f32,
+            (p[1] / scale) as f32 + origin[1] as f32,
+        ]
+    };
     Ok(find_markers(&big, 1)?.into_iter().find_map(|m| {
         let seat = usize::try_from(m.id - FIRST_SEAT_MARKER).ok()?;
-        (seat < MAX_SEATS && markers.iter().all(|o| o.seat != seat)).then_some((seat, m.corners))
+        (seat < MAX_SEATS && markers.iter().all(|o| o.seat != seat)).then(|| SeatMarker {
+            seat,
+            corners: m.corners.map(back),
+        })
     }))
 }
 
