@@ -192,7 +192,9 @@ pub fn read_with_seat_cards(
         let unnamed: Vec<[[f32; 2]; 4]> = obs
             .cards
             .iter()
-            .filter(|c| c.card.is_none())
+            // Whole outlines only: a patterned table's squares and bricks come as partly hidden
+            // ones, by the hundred, and a seat card's marker under a hand cannot be read anyway.
+            .filter(|c| c.card.is_none() && !c.covered)
             .map(|c| c.corners)
             .collect();
         look_closer(&gray, &unnamed, &mut markers)?;
