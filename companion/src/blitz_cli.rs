@@ -25,8 +25,12 @@ enum Cmd {
     },
     /// Replay every scenario in a folder and say which pass their expectations.
     Check {
+        /// The folder of scenario TOML files (the shipped ones by default).
         #[arg(default_value = "models/scenarios/blitz")]
         dir: PathBuf,
+        /// Print each scenario's verdict and the totals as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -45,41 +49,60 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
-        Cmd::Check { dir } => {
-            let dir = crate::paths::shipped(&dir);
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .with_context(|| format!("cannot read the folder {}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            files.sort();
-            let mut failed = 0;
-            for file in &files {
-                let report = replay(file)?;
-                let verdict = if report.failures.is_empty() {
-                    "pass"
-                } else {
-                    "FAIL"
-                };
-                println!(
-                    "{verdict}  {}  ({} actions) {}",
-                    file.display(),
-                    report.rulings.len(),
-                    report.name
-                );
-                for f in &report.failures {
-                    println!("      {f}");
-                }
-                failed += usize::from(!report.failures.is_empty());
-            }
-            println!("{} passed, {failed} failed", files.len() - failed);
-            Ok(if failed == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
+        Cmd::Check { dir, json } => check(&crate::paths::shipped(&dir), json),
     }
+}
+
+/// Replays every scenario of `dir`: a line each (or JSON), failing when one fails or none is there.
+fn check(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the folder {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    anyhow::ensure!(
+        !files.is_empty(),
+        "{}: no scenario files (*.toml) to check",
+        dir.display()
+    );
+    let mut failed = 0;
+    let mut verdicts = Vec::new();
+    for file in &files {
+        let report = replay(file)?;
+        let passed = report.failures.is_empty();
+        if json {
+            verdicts.push(serde_json::json!({
+                "file": file, "name": report.name, "passed": passed,
+                "actions": report.rulings.len(), "failures": report.failures,
+            }));
+        } else {
+            println!(
+                "{}  {}  ({} actions) {}",
+                if passed { "pass" } else { "FAIL" },
+                file.display(),
+                report.rulings.len(),
+                report.name
+            );
+            for f in &report.failures {
+                println!("      {f}");
+            }
+        }
+        failed += usize::from(!passed);
+    }
+    if json {
+        let out = serde_json::json!({
+            "scenarios": verdicts, "passed": files.len() - failed, "failed": failed,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("{} passed, {failed} failed", files.len() - failed);
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// Loads a scenario, its catalogue and runs it.

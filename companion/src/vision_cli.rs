@@ -561,19 +561,23 @@ fn scan(
             println!("{line}");
         } else {
             println!(
-                "{}: {} cards, calibration {:?}, {:.1} ms",
+                "{}: {} cards, table frame from {}, {:.1} ms",
                 frame.origin,
                 obs.cards.len(),
                 method(&obs.calibration),
                 obs.timings.total_ms
             );
+            println!(
+                "  {:<14} {:<6} {:<13} {:<8} confidence",
+                "card", "cell", "orientation", "covered"
+            );
             for c in &obs.cards {
                 println!(
-                    "  {:<10} {:?} cell {:?} covered {} confidence {:.2}",
+                    "  {:<14} {:<6} {:<13} {:<8} {:.2}",
                     c.card.as_deref().unwrap_or("unknown"),
-                    c.orientation,
-                    c.cell,
-                    c.covered,
+                    c.cell.map_or_else(|| "-".to_string(), cell_name),
+                    serde_name(&c.orientation),
+                    if c.covered { "partly" } else { "no" },
                     c.confidence
                 );
             }
@@ -582,12 +586,31 @@ fn scan(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A cell as the panel and the rulings name it: B3 (column letter, row from the Allied side), or a
+/// Duel 陣地 by side and number.
+fn cell_name(cell: vision::Cell) -> String {
+    match cell {
+        vision::Cell::Blitz { col, row } => {
+            blitz::board::Cell::new(col as i8, row as i8).to_string()
+        }
+        vision::Cell::Duel { side, slot } => format!("{}{slot}", serde_name(&side)),
+    }
+}
+
+/// How serde spells a unit variant (`tapped_left`, `near`).
+fn serde_name<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "?".into(),
+    }
+}
+
 fn method(c: &vision::Calibration) -> &'static str {
     match c {
-        vision::Calibration::Mat { .. } => "mat",
-        vision::Calibration::FrontLine { .. } => "front line",
-        vision::Calibration::Cards { .. } => "cards",
-        vision::Calibration::None { .. } => "none",
+        vision::Calibration::Mat { .. } => "the mat",
+        vision::Calibration::FrontLine { .. } => "the front line",
+        vision::Calibration::Cards { .. } => "the cards",
+        vision::Calibration::None { .. } => "nothing (no frame)",
     }
 }
 

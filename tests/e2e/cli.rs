@@ -111,6 +111,22 @@ fn issue_2_blitz_check_passes_every_golden_scenario() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains(" 0 failed"), "{text}");
+    let out = run(&["blitz", "check", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let scenarios = v["scenarios"].as_array().expect("scenarios");
+    assert!(scenarios.len() >= 5, "{v}");
+    assert_eq!(v["failed"], 0);
+    assert!(scenarios
+        .iter()
+        .all(|s| s["passed"] == true && s["file"].is_string()));
+    // A folder with no scenario is nothing checked: an error, not a pass.
+    let empty = std::env::temp_dir().join(format!("arbiter-no-scenarios-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&["blitz", "check", empty.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no scenario files"));
+    std::fs::remove_dir_all(&empty).ok();
 }
 
 /// Every command that reads shipped files (models, scenarios) works from any working directory,

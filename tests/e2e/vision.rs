@@ -55,6 +55,42 @@ fn issue_3_scan_prints_json_per_image_with_the_documented_fields() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Without --json, scan prints a table a player reads: cells as the panel names them (B3), the
+/// orientation in words, no Rust debug output.
+#[test]
+fn scan_prints_cells_as_the_panel_names_them() {
+    let dir = temp_dir("scan-text");
+    let image = crate::cli::render_blitz_scene(11, &dir);
+    let out = run(&["scan", "--game", "blitz", "--mat", image.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !text.contains("Some(") && !text.contains("Blitz {"),
+        "{text}"
+    );
+    let cells: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert!(cells.len() >= 10, "{text}");
+    assert!(
+        cells
+            .iter()
+            .all(|c| *c == "-" || blitz::board::Cell::parse(c).is_some()),
+        "{cells:?}"
+    );
+    assert!(
+        text.contains("upright") || text.contains("inverted"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn issue_3_scan_of_a_corrupt_image_names_the_file() {
     let dir = temp_dir("bad");
