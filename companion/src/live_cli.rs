@@ -259,6 +259,12 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         "only blitz has a live panel so far (got {:?})",
         args.game
     );
+    // Headless with nothing to read and nothing to replay would only write an empty game.
+    anyhow::ensure!(
+        args.source.is_some() || args.resume.is_some() || !(args.headless || !display_present()),
+        "play --headless: nothing to read; give --source (camera:N, video:PATH, images:DIR) or \
+         --resume FILE to replay a journal's rulings"
+    );
     let catalogue = Arc::new(Catalogue::demo());
     // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
     let early_cols = if args.players.len() == 4 { 5 } else { 4 };

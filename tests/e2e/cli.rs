@@ -371,6 +371,12 @@ fn every_table_command_reads_one_source_grammar() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("arbiter demo"), "{err}");
+    let out = run(&["play", "--headless", "--journal", journal]);
+    assert!(
+        !out.status.success(),
+        "headless with nothing to read is nothing done"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to read"));
     for file in [journal, "/tmp/arbiter-never-written.json"] {
         assert!(
             !std::path::Path::new(file).exists(),
