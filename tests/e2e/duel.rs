@@ -101,6 +101,26 @@ fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() 
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
     assert!(text.contains("45 frames; turn 3"), "{text}");
+    // The same game as one JSON summary.
+    let out = crate::cli::run(&["duel", "table", "--source", &source, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["frames"], 45);
+    assert_eq!(v["turn"], 3);
+    let log: Vec<&str> = v["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .filter_map(|l| l.as_str())
+        .collect();
+    assert!(log.iter().any(|l| l.contains("黄巾信徒 死去")), "{log:?}");
+    let refused = v["refused"].as_array().expect("refused");
+    assert_eq!(refused.len(), 1, "{v}");
+    assert_eq!(refused[0]["rule"], "整备");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -53,12 +53,16 @@ pub struct TableArgs {
     /// Continue the game in this journal.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Headless: print one JSON summary at the end (the log, the refusals, the state) instead of
+    /// the lines as they come.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Plays the demo decks at the table: the panel, or (headless) a log of what was read and ruled.
 /// Every step is journalled before it is taken, so `--resume` continues a game a crash cut short.
 pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
-    let headless = args.headless || !display_present();
+    let headless = args.headless || args.json || !display_present();
     let resumed = args
         .resume
         .as_deref()
@@ -130,12 +134,19 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         super::panel::run(app)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let say = |line: &str| {
+        if !args.json {
+            println!("{line}");
+        }
+    };
     let mut logged = 0;
     if let Some(n) = resumed_steps {
         for line in &session.game.log {
-            println!("{line}");
+            say(line);
         }
-        println!("-- resumed: {n} log lines replayed from the journal");
+        say(&format!(
+            "-- resumed: {n} log lines replayed from the journal"
+        ));
         logged = n;
     }
     let mut flagged = session.game.flags.len();
@@ -146,15 +157,18 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             }
             if args.trace {
                 for e in &session.last_events {
-                    println!("frame {}: table {e:?}", session.frames - 1);
+                    say(&format!("frame {}: table {e:?}", session.frames - 1));
                 }
             }
             for line in &session.game.log[logged..] {
-                println!("{line}");
+                say(line);
             }
             logged = session.game.log.len();
             for f in &session.game.flags[flagged..] {
-                println!("!! refused {} [{}]: {}", f.action, f.rule, f.reason);
+                say(&format!(
+                    "!! refused {} [{}]: {}",
+                    f.action, f.rule, f.reason
+                ));
             }
             flagged = session.game.flags.len();
             if let Some(e) = &session.journal_error {
@@ -164,6 +178,26 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     }
     let s = &session.game.state;
     let scan_ms = feed.as_ref().map(|f| median(&f.scan_ms)).unwrap_or(0.0);
+    if let (Some(f), 0) = (&feed, session.frames) {
+        anyhow::bail!("{}: no frames", f.describe());
+    }
+    if args.json {
+        let out = serde_json::json!({
+            "frames": session.frames,
+            "turn": s.turn,
+            "phase": s.phase.en(),
+            "life": s.players.iter().map(|p| serde_json::json!({"player": p.name, "life": p.life})).collect::<Vec<_>>(),
+            "stack": s.stack.len(),
+            "log": session.game.log,
+            "refused": session.game.flags.iter().map(|f| serde_json::json!({
+                "action": f.action.to_string(), "rule": f.rule.to_string(), "reason": f.reason.to_string(),
+            })).collect::<Vec<_>>(),
+            "notes": session.game.notes,
+            "scan_median_ms": scan_ms,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "{} frames; turn {} {}; life {} {} / {} {}; stack {}; {} refused; scan median {:.1} ms",
         session.frames,
@@ -179,9 +213,6 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     );
     for n in &session.game.notes {
         println!("note: {n}");
-    }
-    if let (Some(f), 0) = (&feed, session.frames) {
-        anyhow::bail!("{}: no frames", f.describe());
     }
     Ok(ExitCode::SUCCESS)
 }
