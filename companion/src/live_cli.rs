@@ -260,8 +260,9 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         args.game
     );
     // Headless with nothing to read and nothing to replay would only write an empty game.
+    let headless = args.headless || !display_present();
     anyhow::ensure!(
-        args.source.is_some() || args.resume.is_some() || !(args.headless || !display_present()),
+        args.source.is_some() || args.resume.is_some() || !headless,
         "play --headless: nothing to read; give --source (camera:N, video:PATH, images:DIR) or \
          --resume FILE to replay a journal's rulings"
     );
@@ -316,7 +317,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         feed.set_allied_towards(edge.towards());
     }
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
-    if args.headless || !display_present() {
+    if headless {
         if let Some(feed) = feed.as_mut() {
             while !runner.ended {
                 runner.poll(feed.as_mut());
