@@ -456,8 +456,18 @@ impl Journal {
         }
     }
 
-    /// Appends one line and flushes it to disk, first cutting off an incomplete tail.
+    /// Appends one line and flushes it to disk, first cutting off an incomplete tail. Under the
+    /// journal's lock, and only when the file is still what this journal read or wrote: two
+    /// commands at once cannot both spend what only one can.
     fn append(&mut self, line: &Line) -> anyhow::Result<()> {
+        let _held = crate::table::journal::hold_lock(&self.path)?;
+        if self.changed_on_disk() {
+            bail!(
+                "{} changed since it was read (another `arbiter fof` wrote to it first): nothing \
+                 was written; run the command again",
+                self.path.display()
+            );
+        }
         let mut file = OpenOptions::new()
             .append(true)
             .open(&self.path)

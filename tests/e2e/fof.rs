@@ -198,3 +198,45 @@ fn fof_a_whole_last_line_without_its_newline_keeps_its_action() {
         serde_json::from_str::<Value>(line).expect("every journal line is whole");
     }
 }
+
+/// Several `fof` commands at once on one journal: each write is checked and made under the
+/// journal's lock, so the journal holds exactly the actions that were reported as played, and it
+/// still loads.
+#[test]
+fn fof_commands_at_once_write_only_what_they_report() {
+    let j = journal("at-once");
+    new_game(&j, &[]);
+    let children: Vec<std::process::Child> = (0..6)
+        .map(|_| {
+            arbiter()
+                .args(["fof", "next", "--journal"])
+                .arg(&j)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start")
+        })
+        .collect();
+    let mut played = 0;
+    for child in children {
+        let out = child.wait_with_output().expect("wait");
+        if out.status.success() {
+            played += 1;
+        } else {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("changed since it was read") || err.contains("refused"),
+                "{err}"
+            );
+        }
+    }
+    assert!(played >= 1);
+    let text = std::fs::read_to_string(&j).expect("journal");
+    assert_eq!(text.lines().count(), 1 + played, "{text}");
+    let status = fof(&j, &["status", "--json"]);
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}

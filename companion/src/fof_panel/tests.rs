@@ -248,3 +248,19 @@ fn fof_panel_keys_n_d_u_play_next_draw_undo_but_not_while_typing() {
     assert_eq!(h.state().journal.state().current_step().id, "3.3.1 B");
     assert_eq!(h.state().drafts.purpose, "n");
 }
+
+#[test]
+fn fof_a_journal_read_before_another_wrote_refuses_to_write_over_it() {
+    let t = Temp::new("stale");
+    let mut first = new_game(&t, 9, None);
+    let mut second = Journal::load(&t.journal()).unwrap();
+    first.play(&Action::Next).unwrap().unwrap();
+    let err = second.play(&Action::Next).unwrap_err().to_string();
+    assert!(err.contains("changed since it was read"), "{err}");
+    assert_eq!(
+        journal_lines(&t.journal()).len(),
+        2,
+        "only the first write landed"
+    );
+    assert_eq!(reloaded(&t.journal()), *first.state());
+}

@@ -31,8 +31,8 @@ pub struct Resumed<H, E> {
     pub warning: Option<String>,
 }
 
-/// Takes the journal's lock, or says which journal another process has open.
-fn lock(path: &Path) -> anyhow::Result<File> {
+/// The lock file beside `path` (`FILE.lock`), opened (created when missing, never a link).
+fn lock_file(path: &Path) -> anyhow::Result<(File, PathBuf)> {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
     let lock_path = PathBuf::from(name);
@@ -43,6 +43,22 @@ fn lock(path: &Path) -> anyhow::Result<File> {
         .write(true)
         .open(&lock_path)
         .with_context(|| format!("cannot open the lock {}", lock_path.display()))?;
+    Ok((file, lock_path))
+}
+
+/// Waits for the lock beside `path` and holds it until the returned file is dropped: for a
+/// journal that several short-lived writers share (the Fields of Fire CLI and panel), each write
+/// checked and made under it.
+pub fn hold_lock(path: &Path) -> anyhow::Result<File> {
+    let (file, lock_path) = lock_file(path)?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    Ok(file)
+}
+
+/// Takes the journal's lock, or says which journal another process has open.
+fn lock(path: &Path) -> anyhow::Result<File> {
+    let (file, lock_path) = lock_file(path)?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => bail!(
