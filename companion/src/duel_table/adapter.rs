@@ -65,7 +65,34 @@ pub struct TableGame {
     pub remove_pending: BTreeMap<(Seat, usize), String>,
 }
 
+/// What a replay of the journal rebuilds of a [`TableGame`] (its notes are shown, not kept).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    state: State,
+    seats: [Seat; 2],
+    log: usize,
+    flags: usize,
+    waiting: Option<Waiting>,
+    flagged: BTreeSet<String>,
+    untap_pending: BTreeSet<CardId>,
+    remove_pending: BTreeMap<(Seat, usize), String>,
+}
+
 impl TableGame {
+    /// The game as a replay would rebuild it: two equal positions are the same game.
+    pub fn position(&self) -> Position {
+        Position {
+            state: self.state.clone(),
+            seats: self.seats,
+            log: self.log.len(),
+            flags: self.flags.len(),
+            waiting: self.waiting.clone(),
+            flagged: self.flagged.clone(),
+            untap_pending: self.untap_pending.clone(),
+            remove_pending: self.remove_pending.clone(),
+        }
+    }
+
     pub fn new(state: State) -> TableGame {
         TableGame {
             state,

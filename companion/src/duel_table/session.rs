@@ -172,12 +172,16 @@ impl TableSession {
 
     /// Journals `step` (synced to disk), then takes it.
     pub fn step(&mut self, step: Step) {
+        self.journal(&step);
+        self.apply(&step);
+    }
+
+    fn journal(&mut self, step: &Step) {
         if let Some(j) = self.journal.as_mut() {
-            if let Err(e) = j.append(&step) {
+            if let Err(e) = j.append(step) {
                 self.journal_error = Some(format!("{e:#}"));
             }
         }
-        self.apply(&step);
     }
 
     fn apply(&mut self, step: &Step) {
@@ -229,11 +233,20 @@ impl TableSession {
             sightings.occluded = true;
         }
         let events = self.tracker.update(&sightings);
-        if !events.is_empty() || self.game.waiting.is_some() {
-            self.step(Step::Table {
-                frame: sightings.index,
-                table: Box::new(snapshot(self.tracker.committed())),
-            });
+        let table = Step::Table {
+            frame: sightings.index,
+            table: Box::new(snapshot(self.tracker.committed())),
+        };
+        if !events.is_empty() {
+            self.step(table);
+        } else if self.game.waiting.is_some() {
+            // A waiting payment reads the table again each frame; a frame that moved nothing is
+            // not journalled (a replay without it rebuilds the same game).
+            let before = self.game.position();
+            self.apply(&table);
+            if self.game.position() != before {
+                self.journal(&table);
+            }
         }
         self.last_events = events;
     }

@@ -468,3 +468,42 @@ fn table_panel_asks_which_side_is_near_and_commits_nothing_until_answered() {
         "answered, the unit is committed"
     );
 }
+
+/// While a play waits for its payment the table is read again every frame; a frame that moves
+/// nothing is not journalled (and synced), and the payment still waits.
+#[test]
+fn table_waiting_payment_journals_only_frames_that_change_the_game() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-wait-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.jsonl");
+    let mut session =
+        TableSession::start(&super::session::Header::demo(1, false), Some(&path)).unwrap();
+    let mut g = game();
+    for _ in 0..3 {
+        give_land(&mut g, 0, "wei-land", true);
+    }
+    session.game = g;
+    let mut view = DuelTableView {
+        calibrated: true,
+        ..DuelTableView::default()
+    };
+    view.near.territories = (0..3)
+        .map(|i| land_seen(Some("wei-land"), 50.0 + 100.0 * i as f64, false))
+        .collect();
+    view.near.slots[0] = slot("wei-03", false);
+    let frame = |i| crate::panel::feed::FeedFrame {
+        image: None,
+        sightings: sightings(&view, i),
+        overlays: Vec::new(),
+        presses: Vec::new(),
+        allied_side_unknown: false,
+    };
+    for i in 0..30 {
+        session.process(frame(i));
+    }
+    assert!(session.game.waiting.is_some(), "{:?}", session.game.flags);
+    let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+    assert!(lines <= 4, "{lines} journal lines for one table change");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -218,6 +218,27 @@ pub struct State {
     pub seed: u64,
 }
 
+/// The same game position: every field alike, the catalogue the very same one (states of one game
+/// share it).
+impl PartialEq for State {
+    fn eq(&self, o: &State) -> bool {
+        Arc::ptr_eq(&self.catalogue, &o.catalogue)
+            && self.profile == o.profile
+            && self.cards == o.cards
+            && self.players == o.players
+            && (self.turn, self.first, self.active, self.phase)
+                == (o.turn, o.first, o.active, o.phase)
+            && (self.priority, self.passes) == (o.priority, o.passes)
+            && self.stack == o.stack
+            && self.exile == o.exile
+            && self.last_known == o.last_known
+            && self.pending == o.pending
+            && self.triggers == o.triggers
+            && self.outcome == o.outcome
+            && self.seed == o.seed
+    }
+}
+
 impl State {
     pub fn def(&self, card: CardId) -> &CardDef {
         self.catalogue.get(self.cards[card as usize].def)
