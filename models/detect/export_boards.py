@@ -144,6 +144,29 @@ def camera(rng, pts, placement: str, depth_mirrored=False, size=(WIDTH, HEIGHT))
     return H, yaw, tilt
 
 
+def hidden(corners, hand, size=(WIDTH, HEIGHT)) -> bool:
+    """Whether a card at image `corners` lies partly under the hand (`hand` == -1) or out of the
+    frame of `size` (w, h)."""
+    w, h = size
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
+    area = max(int(mask.sum()), 1)
+    in_view = np.all((corners >= 0) & (corners < [w, h]))
+    under_hand = int((hand[mask > 0] == -1).sum()) / area
+    return bool(under_hand > 0.002 or not in_view)
+
+
+def write_scenes(out: str, jobs, job, head: dict, chunksize: int, workers: int):
+    """Draws every job's scene with `job` in `workers` processes, then writes out/manifest.json:
+    `head`'s fields and the scenes."""
+    os.makedirs(os.path.join(out, "scenes"), exist_ok=True)
+    with Pool(workers) as pool:
+        scenes = pool.map(job, jobs, chunksize=chunksize)
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump({**head, "scenes": scenes}, f)
+    print(f"wrote {len(scenes)} scenes to {out}")
+
+
 def scene_job(args):
     seed, out, faces_dir, cols, mirrored, spacing = args
     rng = np.random.default_rng(seed)
@@ -164,15 +187,10 @@ def scene_job(args):
     cards = []
     for i, ((card, _, turns, _, cell, under), q) in enumerate(zip(laid, quads)):
         corners = compose.apply_h(H, q)
-        mask = np.zeros((HEIGHT, WIDTH), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
-        area = max(int(mask.sum()), 1)
-        in_view = np.all((corners >= 0) & (corners < [WIDTH, HEIGHT]))
-        under_hand = int((hand[mask > 0] == -1).sum()) / area
         lies_under = any(u == i for *_, u in laid)
         cards.append({"id": card, "corners": corners.tolist(), "cell": list(cell),
                       "orientation": ORIENTATION[turns],
-                      "covered": bool(lies_under or under_hand > 0.002 or not in_view)})
+                      "covered": bool(lies_under or hidden(corners, hand))})
     name = f"scenes/{seed}.jpg"
     cv2.imwrite(os.path.join(out, name), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"image": name, "seed": seed, "placement": placement, "yaw_deg": yaw,
@@ -192,19 +210,12 @@ def main():
     ap.add_argument("--spacing", choices=["printed", "loose"], default="printed",
                     help="loose: laid by hand without the mat, at a spacing drawn per scene")
     args = ap.parse_args()
-    os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
     mirrored = args.camera == "depth-mirrored"
     jobs = [(args.seed + i, args.out, args.faces, args.cols, mirrored, args.spacing)
             for i in range(args.scenes)]
-    with Pool(args.workers) as pool:
-        scenes = pool.map(scene_job, jobs, chunksize=8)
-    manifest = {"compositor": "models/detect/export_boards.py (compose.py)", "camera": args.camera,
-                "width": WIDTH,
-                "height": HEIGHT, "first_seed": args.seed, "scenes": scenes}
-    with open(os.path.join(args.out, "manifest.json"), "w") as f:
-        json.dump(manifest, f)
-    print(f"wrote {len(scenes)} scenes to {args.out}")
-
+    head = {"compositor": "models/detect/export_boards.py (compose.py)", "camera": args.camera,
+            "width": WIDTH, "height": HEIGHT, "first_seed": args.seed}
+    write_scenes(args.out, jobs, scene_job, head, chunksize=8, workers=args.workers)
 
 if __name__ == "__main__":
     main()

@@ -18,11 +18,9 @@ Placements and yaw as in export_boards.py (0: behind the near player).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tomllib
-from multiprocessing import Pool
 
 import cv2
 import numpy as np
@@ -151,13 +149,8 @@ def scene_job(args):
     cards = []
     for (card, _, _, _, place, tapped), q in zip(laid, quads):
         corners = compose.apply_h(H, q)
-        mask = np.zeros((B.HEIGHT, B.WIDTH), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
-        area = max(int(mask.sum()), 1)
-        in_view = np.all((corners >= 0) & (corners < [B.WIDTH, B.HEIGHT]))
-        under_hand = int((hand[mask > 0] == -1).sum()) / area
         cards.append({"id": card, "corners": corners.tolist(), "place": place, "tapped": tapped,
-                      "covered": bool(under_hand > 0.002 or not in_view)})
+                      "covered": B.hidden(corners, hand)})
     name = f"scenes/{seed}.jpg"
     cv2.imwrite(os.path.join(out, name), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"image": name, "seed": seed, "placement": placement, "yaw_deg": yaw, "tilt_deg": tilt,
@@ -174,16 +167,10 @@ def main():
     ap.add_argument("--seed", type=int, default=620000)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
     jobs = [(args.seed + i, args.out, args.faces) for i in range(args.scenes)]
-    with Pool(args.workers) as pool:
-        scenes = pool.map(scene_job, jobs, chunksize=8)
-    manifest = {"compositor": "models/detect/export_duel.py (compose.py)", "width": B.WIDTH,
-                "height": B.HEIGHT, "first_seed": args.seed, "scenes": scenes}
-    with open(os.path.join(args.out, "manifest.json"), "w") as f:
-        json.dump(manifest, f)
-    print(f"wrote {len(scenes)} scenes to {args.out}")
-
+    head = {"compositor": "models/detect/export_duel.py (compose.py)", "width": B.WIDTH,
+            "height": B.HEIGHT, "first_seed": args.seed}
+    B.write_scenes(args.out, jobs, scene_job, head, chunksize=8, workers=args.workers)
 
 if __name__ == "__main__":
     main()

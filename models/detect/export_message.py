@@ -18,10 +18,8 @@ anywhere (placements as in export_boards.py, relative to the table's long axis).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from multiprocessing import Pool
 
 import cv2
 import numpy as np
@@ -138,13 +136,8 @@ def scene_job(args):
     truth = []
     for (card, seat, q, fanned), over in zip(cards, overlapped(cards)):
         corners = compose.apply_h(H, q)
-        mask = np.zeros((HEIGHT, WIDTH), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1)
-        area = max(int(mask.sum()), 1)
-        in_view = np.all((corners >= 0) & (corners < [WIDTH, HEIGHT]))
-        under_hand = int((hand[mask > 0] == -1).sum()) / area
         truth.append({"id": card, "seat": seat, "corners": corners.tolist(), "fanned": fanned,
-                      "overlapped": over, "covered": bool(under_hand > 0.002 or not in_view)})
+                      "overlapped": over, "covered": B.hidden(corners, hand, (WIDTH, HEIGHT))})
     name = f"scenes/{seed}.jpg"
     cv2.imwrite(os.path.join(out, name), img, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"image": name, "seed": seed, "seats": seats, "placement": placement, "yaw_deg": yaw,
@@ -161,16 +154,10 @@ def main():
     ap.add_argument("--seed", type=int, default=660000)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
     jobs = [(args.seed + i, args.out, args.faces) for i in range(args.scenes)]
-    with Pool(args.workers) as pool:
-        scenes = pool.map(scene_job, jobs, chunksize=4)
-    manifest = {"compositor": "models/detect/export_message.py (compose.py)", "width": WIDTH,
-                "height": HEIGHT, "first_seed": args.seed, "scenes": scenes}
-    with open(os.path.join(args.out, "manifest.json"), "w") as f:
-        json.dump(manifest, f)
-    print(f"wrote {len(scenes)} scenes to {args.out}")
-
+    head = {"compositor": "models/detect/export_message.py (compose.py)", "width": WIDTH,
+            "height": HEIGHT, "first_seed": args.seed}
+    B.write_scenes(args.out, jobs, scene_job, head, chunksize=4, workers=args.workers)
 
 if __name__ == "__main__":
     main()
