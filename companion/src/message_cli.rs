@@ -676,7 +676,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             );
         }
         ms.push(frame.scan_ms);
-        for c in session.see(frame.index, frame.cards, frame.hand_or_motion) {
+        for c in session.see(frame.index, frame.cards) {
             println!("frame {}: {}", frame.index, say(&c));
         }
         if let Some(e) = &session.journal_error {

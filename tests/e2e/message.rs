@@ -343,3 +343,42 @@ fn message_table_killed_twenty_times_resumes_to_the_same_table() {
     assert_eq!(summary(&text), want, "after {kills} kills");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `message eval` reports as a table by condition (no debug dump), and reads the second
+/// compositor's tables with --scenes-dir, as JSON too.
+#[test]
+fn message_eval_reports_by_condition_as_a_table_or_json() {
+    let (ok, text) = run(&["message", "eval", "--scenes", "2", "--seed", "1000"]);
+    assert!(ok, "{text}");
+    assert!(!text.contains("MessageSummary"), "{text}");
+    assert!(
+        text.contains("found%") && text.contains("placement"),
+        "{text}"
+    );
+    let dir = crate::cli::root().join("vision/tests/fixtures/message-tables");
+    let out = crate::cli::run(&[
+        "message",
+        "eval",
+        "--scenes-dir",
+        dir.to_str().unwrap(),
+        "--scenes",
+        "1",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["summary"]["scenes"], 1);
+    assert!(
+        v["by_condition"].as_array().is_some_and(|r| !r.is_empty()),
+        "{v}"
+    );
+    let (ok, text) = run(&["message", "eval", "--scenes-dir", "/no/such/folder"]);
+    assert!(
+        !ok && text.contains("/no/such/folder/manifest.json"),
+        "{text}"
+    );
+}

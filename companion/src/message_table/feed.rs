@@ -21,8 +21,6 @@ pub struct TableFrame {
     /// The seat regions this frame was read against when the seat cards gave them (every seat's
     /// card seen); `None`: the regions drawn for the camera.
     pub regions_from_seat_cards: Option<SeatRegions>,
-    /// A hand (moving or held still) or fast motion over the table: nothing is committed.
-    pub hand_or_motion: bool,
     pub scan_ms: f64,
 }
 
@@ -129,7 +127,6 @@ pub struct TableFeed {
     source: Box<dyn FrameSource>,
     scanner: Scanner,
     faces: Vec<MessageFace>,
-    memory: vision::memory::TableMemory,
     pub name: String,
 }
 
@@ -144,7 +141,6 @@ impl TableFeed {
             source,
             scanner,
             faces,
-            memory: vision::memory::TableMemory::new(),
             name,
         })
     }
@@ -158,7 +154,7 @@ impl TableFeed {
         let t = std::time::Instant::now();
         let obs = self
             .scanner
-            .scan_following(&frame.image, frame.index, &mut self.memory)
+            .scan(&frame.image, frame.index)
             .with_context(|| frame.origin.clone())?;
         let (cards, from_cards) = read_with_seat_cards(&obs, &frame.image, regions, &self.faces)
             .with_context(|| frame.origin.clone())?;
@@ -168,7 +164,6 @@ impl TableFeed {
             image: frame.image,
             cards,
             regions_from_seat_cards: from_cards,
-            hand_or_motion: obs.hand_or_motion_suspected,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
         }))
     }

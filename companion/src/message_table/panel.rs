@@ -126,10 +126,7 @@ impl MessageTableApp {
                 if let Some((size, rgb)) = crate::live::vision_feed::rgb(&frame.image) {
                     self.set_image(size, rgb);
                 }
-                for c in self
-                    .session
-                    .see(frame.index, frame.cards, frame.hand_or_motion)
-                {
+                for c in self.session.see(frame.index, frame.cards) {
                     self.log.push(describe(&c));
                 }
                 if let Some(e) = self.session.journal_error.take() {

@@ -163,7 +163,7 @@ fn key(seat: usize, colour: Colour, rank: usize) -> String {
 /// Whether a covered card is hidden by something that is not one of the cards beside it (a hand or
 /// an arm): cards in a fanned row cover each other by design. Only a card read as a card (named, or
 /// its colour read) counts: a covered outline with neither is as often a patterned table's square
-/// or brick as a card under a hand, which the camera's own hand watch reports.
+/// or brick as a card under a hand.
 pub fn hand_over_table(cards: &[SeatCard]) -> bool {
     let radius = |c: &SeatCard| {
         c.corners
@@ -316,10 +316,9 @@ impl TableSession {
     }
 
     /// One frame: returns what changed (tallies first, then what to announce).
-    /// `hand_seen`: the camera saw a hand or fast motion over the table in this frame.
-    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>, hand_seen: bool) -> Vec<Change> {
+    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>) -> Vec<Change> {
         self.frames += 1;
-        let hand = hand_seen || hand_over_table(&cards);
+        let hand = hand_over_table(&cards);
         let frame = self.sightings(index, &cards, hand);
         self.last = cards;
         self.last_hand = hand;
