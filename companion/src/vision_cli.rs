@@ -164,12 +164,17 @@ impl IdentifierChoice {
 
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Write printable card faces (one PNG per card, 63×88 mm at 300 dpi), A4 sheets and ArUco mats.
+    /// Write a game's printable set: card faces (one PNG per card, 63×88 mm at 300 dpi), A4 sheets,
+    /// and its ArUco mat (Blitz, Duel), card back (Duel) or seat cards (风声).
     Print {
         #[arg(long, value_enum)]
-        game: GameName,
+        game: PrintGame,
+        /// The folder to write into (created when missing).
         #[arg(long)]
         out: PathBuf,
+        /// Print the files written as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Find, identify and place the cards in images (files or folders); one JSON line per image.
     Scan {
@@ -319,7 +324,7 @@ pub enum Command {
 
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Print { game, out } => print(game, out),
+        Command::Print { game, out, json } => print(game, &out, json),
         Command::Scan {
             game,
             mat,
@@ -470,18 +475,37 @@ fn blitz_only(game: GameName) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print(game: GameName, out: PathBuf) -> anyhow::Result<ExitCode> {
-    let (cards, mats) = match game {
-        GameName::Blitz => {
+/// The games `arbiter print` writes a set for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrintGame {
+    Blitz,
+    Duel,
+    /// 风声.
+    Message,
+}
+
+fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
+    let written = match game {
+        PrintGame::Blitz => {
             let cat = blitz::catalogue::Catalogue::demo();
-            (cat.cards, vec![MatLayout::blitz(4), MatLayout::blitz(5)])
+            let mats = [MatLayout::blitz(4), MatLayout::blitz(5)];
+            vision::sheets::write_print_set(&cat.cards, &mats, out)
         }
-        // The Duel catalogue has no printable faces yet: only its mat.
-        GameName::Duel => (Vec::new(), vec![MatLayout::duel()]),
-    };
-    let written = vision::sheets::write_print_set(&cards, &mats, &out)
-        .with_context(|| format!("writing print set to {}", out.display()))?;
-    println!("wrote {} files to {}", written.len(), out.display());
+        PrintGame::Duel => vision::games::duel::write_print_set(&duel::Catalogue::demo(), out),
+        PrintGame::Message => {
+            let cat = message::Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+            vision::games::message::write_print_set(&cat, out)
+        }
+    }
+    .with_context(|| format!("writing the print set to {}", out.display()))?;
+    if json {
+        use clap::ValueEnum;
+        let name = game.to_possible_value().map(|v| v.get_name().to_string());
+        let out = serde_json::json!({ "game": name, "out": out, "files": written });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("wrote {} files to {}", written.len(), out.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -384,3 +384,46 @@ fn every_table_command_reads_one_source_grammar() {
         );
     }
 }
+
+/// One `print` command for every game on the table, with --json listing what it wrote.
+#[test]
+fn one_print_command_writes_each_games_set() {
+    let dir = std::env::temp_dir().join(format!("arbiter-print-all-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (game, must) in [
+        ("duel", ["back.png", "mat-duel-2x5.png"]),
+        ("message", ["seat-1.png", "seat-cards-sheet.png"]),
+    ] {
+        let out = dir.join(game);
+        let done = run(&[
+            "print",
+            "--game",
+            game,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            done.status.success(),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&done.stdout).expect("JSON");
+        assert_eq!(v["game"], game);
+        let files: Vec<String> = v["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .filter_map(|f| f.as_str().map(str::to_string))
+            .collect();
+        assert!(files.len() > 30, "{game}: {} files", files.len());
+        for name in must {
+            assert!(files.iter().any(|f| f.ends_with(name)), "{game}: no {name}");
+            assert!(
+                out.join(name).exists(),
+                "{game}: {name} listed but not written"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
