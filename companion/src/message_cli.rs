@@ -670,8 +670,12 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         let [w, h] = session.regions.image_size;
         let (fw, fh) = (frame.image.cols() as u32, frame.image.rows() as u32);
         if (w, h) != (0, 0) && (w, h) != (fw, fh) {
+            let drawn = args
+                .seats
+                .as_ref()
+                .map_or_else(String::new, |p| format!(" ({})", p.display()));
             anyhow::bail!(
-                "{}: the frame is {fw}×{fh} but the seat regions were drawn on {w}×{h}; set them again",
+                "{}: the frame is {fw}×{fh} but the seat regions{drawn} were drawn on {w}×{h}; set them again",
                 frame.origin
             );
         }

@@ -236,7 +236,10 @@ fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
         other.to_str().unwrap(),
         "--headless",
     ]);
-    assert!(!ok && text.contains("set them again"), "{text}");
+    assert!(
+        !ok && text.contains("set them again") && text.contains("other-seats.json"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

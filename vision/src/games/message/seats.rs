@@ -74,6 +74,36 @@ impl SeatRegions {
                 reason: format!("seats[{i}].polygon: a region needs at least 3 corners"),
             });
         }
+        let [w, h] = regions.image_size;
+        if w == 0 || h == 0 {
+            return Err(VisionError::Data {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "image_size: [{w}, {h}] is no camera picture (the regions are drawn on one)"
+                ),
+            });
+        }
+        // A corner may lie past the picture's edge (a region drawn to the border), not far past it.
+        let (w, h) = (w as f32, h as f32);
+        let off = |p: &[f32; 2]| {
+            !(p[0].is_finite() && p[1].is_finite())
+                || p[0] < -w
+                || p[0] > 2.0 * w
+                || p[1] < -h
+                || p[1] > 2.0 * h
+        };
+        for (i, seat) in regions.seats.iter().enumerate() {
+            if let Some(k) = seat.polygon.iter().position(off) {
+                let p = seat.polygon[k];
+                return Err(VisionError::Data {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "seats[{i}].polygon[{k}]: [{}, {}] lies far outside the {}×{} picture",
+                        p[0], p[1], regions.image_size[0], regions.image_size[1]
+                    ),
+                });
+            }
+        }
         Ok(regions)
     }
 
@@ -146,6 +176,27 @@ mod tests {
         std::fs::write(&path, "{\"image_size\": [1, 1],\n \"seats\": 3}").expect("write");
         let err = SeatRegions::load(&path).expect_err("bad json").to_string();
         assert!(err.contains("line 2"), "{err}");
+        let triangle = r#"{"polygon":[[0,0],[10,0],[10,10]]}"#;
+        std::fs::write(
+            &path,
+            format!(r#"{{"image_size":[0,0],"seats":[{triangle},{triangle},{triangle}]}}"#),
+        )
+        .expect("write");
+        let err = SeatRegions::load(&path).expect_err("no size").to_string();
+        assert!(
+            err.contains("seats.json") && err.contains("image_size"),
+            "{err}"
+        );
+        let far = r#"{"polygon":[[0,0],[1e39,0],[10,10]]}"#;
+        std::fs::write(
+            &path,
+            format!(r#"{{"image_size":[640,480],"seats":[{triangle},{far},{triangle}]}}"#),
+        )
+        .expect("write");
+        let err = SeatRegions::load(&path)
+            .expect_err("far corner")
+            .to_string();
+        assert!(err.contains("seats[1].polygon[1]"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
