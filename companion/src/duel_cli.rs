@@ -63,7 +63,8 @@ enum Cmd {
     },
     /// Play at the table: the camera reads both sides' 陣地 and territories and feeds the engine.
     Table(crate::duel_table::run::TableArgs),
-    /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat.
+    /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat (as `arbiter
+    /// print --game duel`).
     Print {
         #[arg(long)]
         out: PathBuf,
@@ -127,7 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     use crate::duel_table::run as table;
     match args.command {
         Cmd::Table(args) => table::table(args),
-        Cmd::Print { out } => table::print(&out),
+        Cmd::Print { out } => {
+            crate::vision_cli::print(crate::vision_cli::PrintGame::Duel, &out, false)
+        }
         Cmd::RenderScene {
             seed,
             count,

@@ -73,7 +73,7 @@ enum Cmd {
     /// announce deaths and possible victories (the panel also rules on transmission chains).
     Table(TableArgs),
     /// Write the printable faces (one PNG per face kind), A4 sheets of the whole deck and the seat
-    /// cards.
+    /// cards (as `arbiter print --game message`).
     Print {
         #[arg(long)]
         out: PathBuf,
@@ -284,25 +284,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Cmd::Table(args) => table(args),
         Cmd::Print { out } => {
-            let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let written = vision::games::message::write_print_set(&cat, &out)?;
-            let faces = vision::games::message::faces(&cat);
-            let seat_files = written
-                .iter()
-                .filter(|p| {
-                    p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with("seat"))
-                })
-                .count();
-            println!(
-                "{} files in {}: {} faces (one per printed face; copies share it), {} A4 sheets of the {}-card deck, and the seat cards (seat-1.png … seat-9.png and their sheet: lay each in front of its player and the seats follow the camera)",
-                written.len(),
-                out.display(),
-                faces.len(),
-                written.len() - faces.len() - seat_files,
-                cat.deck.cards.len()
-            );
-            Ok(ExitCode::SUCCESS)
+            crate::vision_cli::print(crate::vision_cli::PrintGame::Message, &out, false)
         }
         Cmd::RenderScene {
             seed,
@@ -572,14 +554,9 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let (mut source, regions): (Box<dyn vision::source::FrameSource>, Option<SeatRegions>) =
-        if let Some(seed) = args.source.synthetic_seed() {
+        if let SourceSpec::Synthetic(seed) = args.source {
             // `--seed` is the older spelling of synthetic:SEED.
-            let seed = if args.source == SourceSpec::Synthetic(None) {
-                args.seed
-            } else {
-                seed
-            };
-            let g = SyntheticGame::new(&cat, seed, args.script.as_deref())?;
+            let g = SyntheticGame::new(&cat, seed.unwrap_or(args.seed), args.script.as_deref())?;
             let r = from_file.or(Some(g.regions()?));
             (Box::new(g), r)
         } else {

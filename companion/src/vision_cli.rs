@@ -484,7 +484,8 @@ pub enum PrintGame {
     Message,
 }
 
-fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
+/// Writes `game`'s printable set into `out` (`arbiter print`, and `duel print` / `message print`).
+pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
     let written = match game {
         PrintGame::Blitz => {
             let cat = blitz::catalogue::Catalogue::demo();
@@ -600,7 +601,7 @@ fn scan(
                     "  {:<14} {:<6} {:<13} {:<8} {:.2}",
                     c.card.as_deref().unwrap_or("unknown"),
                     c.cell.map_or_else(|| "-".to_string(), cell_name),
-                    serde_name(&c.orientation),
+                    vision::eval::serde_name(&c.orientation),
                     if c.covered { "partly" } else { "no" },
                     c.confidence
                 );
@@ -617,15 +618,7 @@ fn cell_name(cell: vision::Cell) -> String {
         vision::Cell::Blitz { col, row } => {
             blitz::board::Cell::new(col as i8, row as i8).to_string()
         }
-        vision::Cell::Duel { side, slot } => format!("{}{slot}", serde_name(&side)),
-    }
-}
-
-/// How serde spells a unit variant (`tapped_left`, `near`).
-fn serde_name<T: serde::Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => "?".into(),
+        vision::Cell::Duel { side, slot } => format!("{}{slot}", vision::eval::serde_name(&side)),
     }
 }
 

@@ -271,6 +271,44 @@ pub fn by_condition(outcomes: &[SceneOutcome]) -> Vec<ConditionRow> {
 /// One axis of a report by condition: its name, and the value of an item along it.
 pub type ConditionAxis<T> = (&'static str, fn(&T) -> String);
 
+/// A game's summary of the scenes that share one value along one axis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow<S> {
+    pub axis: String,
+    pub value: String,
+    pub summary: S,
+}
+
+/// `outcomes` split along each axis (see [`group_by_condition`]), each group summarised by
+/// `summarise` from the seed of its first outcome.
+pub fn summaries_by_condition<T: Clone, S>(
+    outcomes: &[T],
+    axes: &[ConditionAxis<T>],
+    seed: fn(&T) -> u64,
+    summarise: fn(&[T], u64) -> S,
+) -> Vec<SummaryRow<S>> {
+    group_by_condition(outcomes, axes)
+        .into_iter()
+        .map(|(axis, value, these)| {
+            let these: Vec<T> = these.into_iter().cloned().collect();
+            let first = these.first().map_or(0, seed);
+            SummaryRow {
+                axis: axis.to_string(),
+                value,
+                summary: summarise(&these, first),
+            }
+        })
+        .collect()
+}
+
+/// How serde spells a unit variant (`free`, `tapped_left`, `LightMat`), for reports.
+pub fn serde_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "unknown".into(),
+    }
+}
+
 /// `items` split along each axis into the groups sharing one value, in axis order and then value
 /// order: (axis, value, the group's items).
 pub fn group_by_condition<'a, T>(

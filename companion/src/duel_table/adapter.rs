@@ -66,7 +66,7 @@ pub struct TableGame {
 }
 
 /// What a replay of the journal rebuilds of a [`TableGame`] (its notes are shown, not kept).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Position {
     state: State,
     seats: [Seat; 2],
@@ -79,7 +79,7 @@ pub struct Position {
 }
 
 impl TableGame {
-    /// The game as a replay would rebuild it: two equal positions are the same game.
+    /// The game as a replay would rebuild it (see [`TableGame::is_at`]).
     pub fn position(&self) -> Position {
         Position {
             state: self.state.clone(),
@@ -91,6 +91,17 @@ impl TableGame {
             untap_pending: self.untap_pending.clone(),
             remove_pending: self.remove_pending.clone(),
         }
+    }
+
+    /// Whether the game is still at `p` (compared in place: no copy of the state).
+    pub fn is_at(&self, p: &Position) -> bool {
+        self.state == p.state
+            && self.seats == p.seats
+            && (self.log.len(), self.flags.len()) == (p.log, p.flags)
+            && self.waiting == p.waiting
+            && self.flagged == p.flagged
+            && self.untap_pending == p.untap_pending
+            && self.remove_pending == p.remove_pending
     }
 
     pub fn new(state: State) -> TableGame {

@@ -227,12 +227,6 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-pub fn print(out: &Path) -> anyhow::Result<ExitCode> {
-    let written = vision::games::duel::write_print_set(&duel::Catalogue::demo(), out)?;
-    println!("{} files written to {}", written.len(), out.display());
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Random scenes `seed..seed+count` (image + truth JSON), or the scripted game's frames.
 pub fn render_scene(seed: u64, count: u64, out: &Path, script: bool) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;

@@ -244,7 +244,7 @@ impl TableSession {
             // not journalled (a replay without it rebuilds the same game).
             let before = self.game.position();
             self.apply(&table);
-            if self.game.position() != before {
+            if !self.game.is_at(&before) {
                 self.journal(&table);
             }
         }

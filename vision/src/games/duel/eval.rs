@@ -116,13 +116,7 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
 }
 
 /// The summary of the scenes that share one condition.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DuelConditionRow {
-    /// "placement", "yaw", "tilt", "table", "mat" or "spacing".
-    pub axis: String,
-    pub value: String,
-    pub summary: DuelSummary,
-}
+pub type DuelConditionRow = crate::eval::SummaryRow<DuelSummary>;
 
 /// The outcomes split by camera placement, yaw (45° bands), tilt (15° bands), table, mat and
 /// spacing.
@@ -137,18 +131,7 @@ pub fn by_condition(outcomes: &[DuelOutcome]) -> Vec<DuelConditionRow> {
         }),
         ("spacing", |o| o.conditions.spacing.clone()),
     ];
-    crate::eval::group_by_condition(outcomes, &axes)
-        .into_iter()
-        .map(|(axis, value, these)| {
-            let these: Vec<DuelOutcome> = these.into_iter().cloned().collect();
-            let first = these.first().map_or(0, |o| o.seed);
-            DuelConditionRow {
-                axis: axis.to_string(),
-                summary: summarise(&these, first),
-                value,
-            }
-        })
-        .collect()
+    crate::eval::summaries_by_condition(outcomes, &axes, |o| o.seed, summarise)
 }
 
 /// Renders, scans and reads scenes `seed..seed+n`, calling `each` after every scene. Without the

@@ -226,12 +226,7 @@ pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary
 }
 
 /// One row of a report by condition: the scenes sharing one value along one axis.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MessageConditionRow {
-    pub axis: String,
-    pub value: String,
-    pub summary: MessageSummary,
-}
+pub type MessageConditionRow = crate::eval::SummaryRow<MessageSummary>;
 
 /// The outcomes by seats at the table, placement, yaw, tilt, table and hand (the last five only
 /// where the outcomes carry their conditions).
@@ -253,18 +248,7 @@ pub fn by_condition(outcomes: &[MessageOutcome]) -> Vec<MessageConditionRow> {
             of(o, |c| if c.hand { "yes" } else { "no" }.into())
         }),
     ];
-    crate::eval::group_by_condition(outcomes, &axes)
-        .into_iter()
-        .map(|(axis, value, these)| {
-            let these: Vec<MessageOutcome> = these.into_iter().cloned().collect();
-            let first = these.first().map_or(0, |o| o.seed);
-            MessageConditionRow {
-                axis: axis.to_string(),
-                value,
-                summary: summarise(&these, first),
-            }
-        })
-        .collect()
+    crate::eval::summaries_by_condition(outcomes, &axes, |o| o.seed, summarise)
 }
 
 /// Renders, scans and reads scenes `seed..seed+n`; `each` sees every scene and its reading. The time
@@ -298,24 +282,16 @@ pub fn run(
         outcome.seat_card_regions = from_cards.is_some();
         let p = &scene.truth.params;
         outcome.conditions = Some(MessageConditions {
-            placement: serde_name(&p.placement),
+            placement: crate::eval::serde_name(&p.placement),
             yaw_deg: p.yaw_deg,
             tilt_deg: p.tilt_deg,
-            table: serde_name(&p.background),
+            table: crate::eval::serde_name(&p.background),
             hand: p.hand,
         });
         each(&scene, &read, &outcome);
         out.push(outcome);
     }
     Ok(out)
-}
-
-/// How serde spells a unit variant (`free`, `LightMat`).
-fn serde_name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => "unknown".into(),
-    }
 }
 
 #[cfg(test)]
