@@ -297,6 +297,10 @@ pub enum Command {
         /// Do not snap the detector's quads to the card edges in the full frame.
         #[arg(long)]
         no_snap: bool,
+        /// Where the model abstains, compare the nearest enrolled prints pixel by pixel
+        /// (vision::lookalike; an experiment: it names more cards, and some wrongly).
+        #[arg(long)]
+        lookalikes: bool,
         /// Override the model's minimum cosine to the nearest enrolled card.
         #[arg(long)]
         model_min_cosine: Option<f32>,
@@ -425,6 +429,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             model,
             limit,
             no_snap,
+            lookalikes,
             model_min_cosine,
             model_min_gap,
             json,
@@ -445,6 +450,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 &mut detector,
                 &mut learned,
                 limit,
+                lookalikes,
                 |i, n| {
                     if !json && i % 100 == 0 {
                         eprintln!("scene {i} of {n}");

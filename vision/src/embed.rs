@@ -173,6 +173,21 @@ impl Enrolment {
 
     /// The best enrolled card for an embedding, with the runner-up: the gap between their cosines is
     /// the margin a caller can threshold to abstain.
+    /// The nearest `k` enrolled cards (each once, by its best enrolment), best first, with cosines.
+    pub fn ranked(&self, embedding: &[f32], k: usize) -> Vec<(&str, f32)> {
+        let mut best: Vec<(&str, f32)> = Vec::new();
+        for (id, e) in &self.cards {
+            let c: f32 = e.iter().zip(embedding).map(|(a, b)| a * b).sum();
+            match best.iter_mut().find(|(other, _)| *other == id.as_str()) {
+                Some(seen) => seen.1 = seen.1.max(c),
+                None => best.push((id.as_str(), c)),
+            }
+        }
+        best.sort_by(|a, b| b.1.total_cmp(&a.1));
+        best.truncate(k);
+        best
+    }
+
     pub fn nearest(&self, embedding: &[f32]) -> Option<Nearest<'_>> {
         let mut scored: Vec<(&str, f32)> = self
             .cards

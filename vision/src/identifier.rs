@@ -99,6 +99,8 @@ pub struct Learned {
     pub embedder: Embedder,
     pub enrolment: Enrolment,
     pub thresholds: ModelThresholds,
+    /// Enrolled prints' patches, to tell look-alike prints apart where the model abstains.
+    pub prints: crate::lookalike::Prints,
 }
 
 impl Learned {
@@ -113,6 +115,7 @@ impl Learned {
             embedder,
             enrolment,
             thresholds: ModelThresholds::default(),
+            prints: Default::default(),
         })
     }
 
@@ -128,6 +131,22 @@ impl Learned {
             let gap = near.cosine - near.runner_up.map_or(-1.0, |(_, c)| c);
             (near.card.to_string(), near.cosine, gap)
         }))
+    }
+
+    /// The `k` nearest enrolled cards to the crop cut by `corners`, best first, with cosines.
+    pub fn nearest_cards(
+        &self,
+        image: &Mat,
+        corners: &[[f32; 2]; 4],
+        k: usize,
+    ) -> Result<Vec<(String, f32)>, VisionError> {
+        let embedding = self.embedder.embed(&warp_crop(image, corners)?)?;
+        Ok(self
+            .enrolment
+            .ranked(&embedding, k)
+            .into_iter()
+            .map(|(id, c)| (id.to_string(), c))
+            .collect())
     }
 
     /// Whether the model names the card of `seen` on its own: past both thresholds.

@@ -21,6 +21,7 @@ pub mod hands;
 pub mod identifier;
 pub mod identify;
 pub mod lattice;
+pub mod lookalike;
 pub mod mats;
 pub mod memory;
 pub mod orb;

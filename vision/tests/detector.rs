@@ -154,7 +154,8 @@ fn held_out_design_families_are_found_and_named_above_their_floors() {
         std::iter::empty(),
     )
     .expect("identifier");
-    let report = evaluate(&fixture(), &mut d, &mut learned, None, |_, _| {}).expect("evaluates");
+    let report =
+        evaluate(&fixture(), &mut d, &mut learned, None, false, |_, _| {}).expect("evaluates");
     let all = report.total.rates();
     assert!(
         report.total.cards >= 60,

@@ -178,6 +178,9 @@ pub struct Decision {
     pub cosine: f32,
     pub gap: f32,
     pub corner_err_px: f64,
+    /// Where the model abstained: the look-alike comparison's card (right or not), fit and lead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lookalike: Option<(bool, f64, f64, f64)>,
 }
 
 /// Matching a detection to a truth card: centres within this share of the card's size, areas within
@@ -186,12 +189,14 @@ const MATCH_CENTRE_SHARE: f64 = 0.3;
 const MATCH_AREA_RATIO: f64 = 1.6;
 const MAX_FAILURES_LISTED: usize = 200;
 
-/// Enrols every card from its photo, then scores every scene (at most `limit`).
+/// Enrols every card from its photo (with its patch for telling look-alikes apart when
+/// `lookalikes`), then scores every scene (at most `limit`).
 pub fn evaluate(
     dir: &Path,
     detector: &mut CardDetector,
     learned: &mut Learned,
     limit: Option<usize>,
+    lookalikes: bool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Report, VisionError> {
     let manifest = Manifest::load(dir)?;
@@ -199,7 +204,12 @@ pub fn evaluate(
     for e in &manifest.enrol {
         let photo = read_image(&dir.join(&e.image))?;
         match enrolment_embedding(detector, learned, &photo)? {
-            Some(v) => learned.enrolment.enrol(&e.id, v),
+            Some((v, patch)) => {
+                learned.enrolment.enrol(&e.id, v);
+                if lookalikes {
+                    learned.prints.enrol(&e.id, patch);
+                }
+            }
             None => failed.push(e.id.clone()),
         }
     }
@@ -404,6 +414,10 @@ fn score_scene(
                         cosine: *cosine,
                         gap: *gap,
                         corner_err_px: err,
+                        lookalike: n
+                            .lookalike
+                            .as_ref()
+                            .map(|r| (r.card == truth.id, r.fit, r.telling_share, r.mismatch)),
                     });
                 }
                 match (&n.verdict.card, is_unknown) {

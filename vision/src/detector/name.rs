@@ -5,6 +5,7 @@ use super::{CardDetector, DetectedCard};
 use crate::detect::dist;
 use crate::embed::warp_crop;
 use crate::identifier::{Learned, Verdict};
+use crate::lookalike::{Patch, Resolved};
 use crate::VisionError;
 use opencv::core::Mat;
 
@@ -16,6 +17,8 @@ pub struct NamedCard {
     /// The nearest enrolled card and its cosine, before thresholds.
     pub nearest: Option<(String, f32, f32)>,
     pub partly_hidden: bool,
+    /// Where the model abstained between look-alike prints: what comparing their pixels decided.
+    pub lookalike: Option<Resolved>,
 }
 
 /// Opposite sides within this ratio: the quad's long axis is unclear (a card seen end-on), so all four
@@ -69,17 +72,62 @@ pub fn name_card(
         Some((c, n)) => (c, Some(n)),
         None => (card.corners, None),
     };
-    let verdict = if card.partly_hidden {
+    let mut verdict = if card.partly_hidden {
         Verdict::abstain()
     } else {
         learned.verdict(&nearest)
     };
+    let mut lookalike = None;
+    if verdict.card.is_none() && !card.partly_hidden && !learned.prints.is_empty() {
+        lookalike = compare_lookalikes(learned, image, &corners)?;
+        if let Some(r) = lookalike.as_ref().filter(|r| crate::lookalike::names(r)) {
+            verdict = Verdict {
+                card: Some(r.card.clone()),
+                confidence: (1.0 - r.telling_share / crate::lookalike::MAX_TELLING_SHARE)
+                    .clamp(0.0, 1.0) as f32,
+            };
+        }
+    }
     Ok(NamedCard {
         corners,
         verdict,
         nearest,
         partly_hidden: card.partly_hidden,
+        lookalike,
     })
+}
+
+/// The look-alike comparison looks at this many nearest cards by embedding ...
+const LOOKALIKE_CANDIDATES: usize = 4;
+/// ... those within this cosine of the nearest ...
+const LOOKALIKE_WITHIN: f32 = 0.15;
+/// ... and at least this close: below it the crop is nothing enrolled.
+const LOOKALIKE_MIN_COSINE: f32 = 0.5;
+
+/// Compares the crop at `corners` (the turn the embedding chose) with the prints of the nearest
+/// cards.
+fn compare_lookalikes(
+    learned: &Learned,
+    image: &Mat,
+    corners: &Corners,
+) -> Result<Option<Resolved>, VisionError> {
+    let near = learned.nearest_cards(image, &px(corners), LOOKALIKE_CANDIDATES)?;
+    let Some(&(_, top)) = near.first() else {
+        return Ok(None);
+    };
+    if top < LOOKALIKE_MIN_COSINE {
+        return Ok(None);
+    }
+    // The runner-up always takes part, so that the lead says how much better the crop fits its card
+    // than any other, even when the embedding left the others far behind.
+    let candidates: Vec<&str> = near
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, c))| *i < 2 || *c >= top - LOOKALIKE_WITHIN)
+        .map(|(_, (id, _))| id.as_str())
+        .collect();
+    let crops = [Patch::cut(image, &px(corners))?];
+    learned.prints.compare(&crops, &candidates)
 }
 
 /// The card in an enrolment photo (one card lying upright, the camera above it): the largest card
@@ -99,18 +147,21 @@ pub fn enrolment_corners(
     Ok(Some(super::deck::upright(&card.corners)))
 }
 
-/// The embedding of the card in an enrolment photo, or `None` when no whole card is seen.
+/// The embedding of the card in an enrolment photo and its patch for telling look-alikes apart,
+/// or `None` when no whole card is seen.
 pub fn enrolment_embedding(
     detector: &mut CardDetector,
     learned: &Learned,
     photo: &Mat,
-) -> Result<Option<Vec<f32>>, VisionError> {
+) -> Result<Option<(Vec<f32>, Patch)>, VisionError> {
     let Some(corners) = enrolment_corners(detector, photo)? else {
         return Ok(None);
     };
-    Ok(Some(
-        learned.embedder.embed(&warp_crop(photo, &px(&corners))?)?,
-    ))
+    let corners = px(&corners);
+    Ok(Some((
+        learned.embedder.embed(&warp_crop(photo, &corners)?)?,
+        Patch::cut(photo, &corners)?,
+    )))
 }
 
 fn area(q: &[[f64; 2]; 4]) -> f64 {

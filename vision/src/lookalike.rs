@@ -1,0 +1,416 @@
+//! Telling look-alike prints apart. Cards of one printed design share the frame, the layout and most
+//! of the ink; they differ in a number, a title, the art. The embedding sees a 40×56 crop and leaves
+//! such cards a hair apart, so the model abstains between them. Here the few nearest enrolled prints
+//! are compared with the crop pixel by pixel at a larger size, each after the small shift and scale
+//! that fits it best (the detector's corners are a few pixels off), and the print that fits clearly
+//! better than the others is named.
+
+use crate::VisionError;
+use opencv::core::{Mat, Point2f, Rect, Scalar, Size, Vector, BORDER_REPLICATE, CV_32F, CV_32FC3};
+use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
+use opencv::prelude::*;
+use std::collections::HashMap;
+
+/// The compared patch: big enough to resolve a card's numbers and title at 1280×720.
+pub const PATCH_W: i32 = 64;
+pub const PATCH_H: i32 = 90;
+/// The crop's middle is slid over the print by up to this many pixels each way: the corners'
+/// error (a median of 7 px on a card 150 px tall) is about 3 px at this size.
+const SLIDE_PX: i32 = 4;
+/// The crop is also compared shrunk and grown by this share: a grown core is often a little too big.
+const SCALES: [f64; 3] = [0.95, 1.0, 1.05];
+/// Warp at this multiple first, then area-downscale, so a far card is not aliased.
+const SUPERSAMPLE: i32 = 2;
+
+/// A card cut upright to `PATCH_W × PATCH_H`, in colour (siblings of one design may differ only
+/// in their colour), lightly blurred, float.
+#[derive(Clone, Debug)]
+pub struct Patch {
+    float: Mat,
+}
+
+impl Patch {
+    /// The quad (its own top-left first, image px) cut from `image` (BGR).
+    pub fn cut(image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Patch, VisionError> {
+        let (w, h) = (PATCH_W * SUPERSAMPLE, PATCH_H * SUPERSAMPLE);
+        let src: Vector<Point2f> = corners.iter().map(|c| Point2f::new(c[0], c[1])).collect();
+        let dst: Vector<Point2f> = [[0, 0], [w, 0], [w, h], [0, h]]
+            .iter()
+            .map(|c| Point2f::new(c[0] as f32, c[1] as f32))
+            .collect();
+        let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
+        let mut big = Mat::default();
+        imgproc::warp_perspective(
+            image,
+            &mut big,
+            &m,
+            Size::new(w, h),
+            INTER_LINEAR,
+            BORDER_REPLICATE,
+            Scalar::default(),
+        )?;
+        let mut small = Mat::default();
+        imgproc::resize(
+            &big,
+            &mut small,
+            Size::new(PATCH_W, PATCH_H),
+            0.0,
+            0.0,
+            INTER_AREA,
+        )?;
+        let mut blurred = Mat::default();
+        imgproc::gaussian_blur_def(&small, &mut blurred, Size::new(3, 3), 0.8)?;
+        let mut float = Mat::default();
+        blurred.convert_to(&mut float, CV_32FC3, 1.0 / 255.0, 0.0)?;
+        Ok(Patch { float })
+    }
+
+    /// How well this crop fits `print`: the best normalised correlation of the crop's middle slid
+    /// and scaled over the print, in -1..1, with the two aligned: the crop's middle and the part of
+    /// the print under it, each brought to zero mean and unit spread.
+    fn align(&self, print: &Patch) -> Result<Aligned, VisionError> {
+        let (tw, th) = (PATCH_W - 2 * SLIDE_PX, PATCH_H - 2 * SLIDE_PX);
+        let mut best: Option<(f64, Mat, Rect)> = None;
+        for s in SCALES {
+            let (w, h) = (
+                (PATCH_W as f64 * s).round() as i32,
+                (PATCH_H as f64 * s).round() as i32,
+            );
+            let mut scaled = Mat::default();
+            imgproc::resize(
+                &self.float,
+                &mut scaled,
+                Size::new(w, h),
+                0.0,
+                0.0,
+                INTER_LINEAR,
+            )?;
+            let middle = scaled.roi(Rect::new((w - tw) / 2, (h - th) / 2, tw, th))?;
+            let mut response = Mat::default();
+            imgproc::match_template_def(
+                &print.float,
+                &middle,
+                &mut response,
+                imgproc::TM_CCOEFF_NORMED,
+            )?;
+            let (mut max, mut at) = (0.0, opencv::core::Point::default());
+            opencv::core::min_max_loc(
+                &response,
+                None,
+                Some(&mut max),
+                None,
+                Some(&mut at),
+                &opencv::core::no_array(),
+            )?;
+            if !max.is_finite() || best.as_ref().is_some_and(|b| b.0 >= max) {
+                continue;
+            }
+            best = Some((max, middle.try_clone()?, Rect::new(at.x, at.y, tw, th)));
+        }
+        // Only the best alignment is brought to a common scale.
+        let best = match best {
+            Some((fit, crop, under)) => Some(Aligned {
+                fit,
+                crop: standardised(&crop)?,
+                print: standardised(&print.float.roi(under)?.try_clone()?)?,
+            }),
+            None => None,
+        };
+        best.ok_or_else(|| VisionError::Data {
+            path: Default::default(),
+            reason: "a look-alike patch could not be compared".into(),
+        })
+    }
+
+    /// How well this crop fits `print` (see [`Patch::align`]), in -1..1.
+    pub fn fit(&self, print: &Patch) -> Result<f64, VisionError> {
+        Ok(self.align(print)?.fit)
+    }
+}
+
+/// A crop aligned to one print.
+struct Aligned {
+    fit: f64,
+    crop: Mat,
+    print: Mat,
+}
+
+/// Each channel of `m` less its mean, over its spread (a flat channel stays flat), so that a colour
+/// cast or dimmer light does not count as a difference.
+fn standardised(m: &Mat) -> Result<Mat, VisionError> {
+    let mut channels = Vector::<Mat>::new();
+    opencv::core::split(m, &mut channels)?;
+    let mut out = Vector::<Mat>::new();
+    for ch in channels.iter() {
+        let (mut mean, mut sd) = (
+            opencv::core::Scalar::default(),
+            opencv::core::Scalar::default(),
+        );
+        opencv::core::mean_std_dev(&ch, &mut mean, &mut sd, &opencv::core::no_array())?;
+        let mut one = Mat::default();
+        let spread = sd[0].max(1e-3);
+        ch.convert_to(&mut one, CV_32F, 1.0 / spread, -mean[0] / spread)?;
+        out.push(one);
+    }
+    let mut merged = Mat::default();
+    opencv::core::merge(&out, &mut merged)?;
+    Ok(merged)
+}
+
+/// Where two prints differ by this much (in units of their spread), the pixel tells them apart.
+const TELLING_DIFFERENCE: f64 = 0.6;
+/// Fewer telling pixels than this share: the two prints cannot be told apart by their pixels.
+const MIN_TELLING_SHARE: f64 = 0.01;
+
+/// How much more the crop looks like print `a` than like print `b` where the two differ: the crop's
+/// distance to `a` there over the sum of its distances to both. 0: the crop is `a` there; 0.5: it is
+/// as far from both (an unknown card of the same design); `None`: the prints do not differ.
+fn telling_share(a: &Aligned, b: &Aligned) -> Result<Option<f64>, VisionError> {
+    let rows = a.crop.rows();
+    let cols = a.crop.cols();
+    let (mut to_a, mut to_b, mut telling) = (0.0f64, 0.0f64, 0usize);
+    // Channels side by side: each channel of each pixel counts on its own.
+    let flat = |m: &Mat| -> Result<Mat, VisionError> { Ok(m.reshape(1, rows)?.try_clone()?) };
+    let (crop_a, print_a, crop_b, print_b) = (
+        flat(&a.crop)?,
+        flat(&a.print)?,
+        flat(&b.crop)?,
+        flat(&b.print)?,
+    );
+    for r in 0..rows {
+        let (ca, pa) = (crop_a.at_row::<f32>(r)?, print_a.at_row::<f32>(r)?);
+        let (cb, pb) = (crop_b.at_row::<f32>(r)?, print_b.at_row::<f32>(r)?);
+        for c in 0..ca.len() {
+            if ((pa[c] - pb[c]) as f64).abs() < TELLING_DIFFERENCE {
+                continue;
+            }
+            telling += 1;
+            to_a += ((ca[c] - pa[c]) as f64).abs();
+            to_b += ((cb[c] - pb[c]) as f64).abs();
+        }
+    }
+    if (telling as f64) < MIN_TELLING_SHARE * (3 * rows * cols) as f64 || to_a + to_b <= 0.0 {
+        return Ok(None);
+    }
+    Ok(Some(to_a / (to_a + to_b)))
+}
+
+/// The enrolled prints' patches, by card id (a card may be enrolled more than once).
+#[derive(Clone, Debug, Default)]
+pub struct Prints {
+    by_card: HashMap<String, Vec<Patch>>,
+}
+
+/// What the look-alike comparison decided among the nearest cards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    pub card: String,
+    /// The best print's fit, and the crop's worst telling share against another candidate.
+    pub fit: f64,
+    pub telling_share: f64,
+    /// The share of the crop's pixels (each channel on its own) that differ from the best print by
+    /// more than [`MISMATCH_DIFFERENCE`]: a card not enrolled that differs from every candidate in a
+    /// few pips or digits still shows them here.
+    pub mismatch: f64,
+}
+
+/// A pixel channel this far from the print (in units of their spread) does not match it.
+pub const MISMATCH_DIFFERENCE: f64 = 1.2;
+
+fn mismatch(a: &Aligned) -> Result<f64, VisionError> {
+    let mut diff = Mat::default();
+    opencv::core::absdiff(&a.crop, &a.print, &mut diff)?;
+    let flat = diff.reshape(1, 1)?.try_clone()?;
+    let mut over = Mat::default();
+    opencv::core::compare(
+        &flat,
+        &Scalar::all(MISMATCH_DIFFERENCE),
+        &mut over,
+        opencv::core::CMP_GT,
+    )?;
+    let n = opencv::core::count_non_zero(&over)? as f64;
+    Ok(n / flat.cols().max(1) as f64)
+}
+
+/// A crop fitting its print worse than this is not that print (an unknown card of the same design
+/// fits its siblings about as well as they fit each other).
+pub const MIN_FIT: f64 = 0.85;
+/// The crop may differ from the best print in at most this share of its pixel channels.
+pub const MAX_MISMATCH: f64 = 0.05;
+/// Where the best card's print and another's differ, the crop must lie at most this share of the way
+/// from the best to the other.
+pub const MAX_TELLING_SHARE: f64 = 0.3;
+
+impl Prints {
+    pub fn enrol(&mut self, card: &str, patch: Patch) {
+        self.by_card
+            .entry(card.to_string())
+            .or_default()
+            .push(patch);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_card.is_empty()
+    }
+
+    /// Among `candidates` (the nearest cards by embedding, best first), the one whose print the
+    /// crop fits best, with its fit and its worst telling share against every other candidate's
+    /// print (see [`telling_share`]); `crops` are the same card cut at each turn the quad allows.
+    /// `None` when no candidate has a print, or the best cannot be told from another by its pixels.
+    pub fn compare(
+        &self,
+        crops: &[Patch],
+        candidates: &[&str],
+    ) -> Result<Option<Resolved>, VisionError> {
+        // Each candidate's best-fitting print, over the crop's turns.
+        let mut aligned: Vec<(&str, Aligned)> = Vec::new();
+        for &card in candidates {
+            let Some(prints) = self.by_card.get(card) else {
+                continue;
+            };
+            let mut best: Option<Aligned> = None;
+            for crop in crops {
+                for p in prints {
+                    let a = crop.align(p)?;
+                    if best.as_ref().is_none_or(|b| a.fit > b.fit) {
+                        best = Some(a);
+                    }
+                }
+            }
+            if let Some(b) = best {
+                aligned.push((card, b));
+            }
+        }
+        aligned.sort_by(|a, b| b.1.fit.total_cmp(&a.1.fit));
+        let Some((card, top)) = aligned.first() else {
+            return Ok(None);
+        };
+        let mismatch = mismatch(top)?;
+        let mut share = 0.0f64;
+        for (_, other) in &aligned[1..] {
+            match telling_share(top, other)? {
+                Some(s) => share = share.max(s),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(Resolved {
+            card: card.to_string(),
+            fit: top.fit,
+            telling_share: share,
+            mismatch,
+        }))
+    }
+}
+
+/// Whether a comparison is clear enough to name its card.
+pub fn names(r: &Resolved) -> bool {
+    r.fit >= MIN_FIT && r.telling_share <= MAX_TELLING_SHARE && r.mismatch <= MAX_MISMATCH
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Point, CV_8UC3};
+
+    /// A card of one design: a blue frame, a title bar and a big number, `number` telling siblings
+    /// apart.
+    fn card(number: &str) -> Mat {
+        let mut m = Mat::new_rows_cols_with_default(
+            280,
+            200,
+            CV_8UC3,
+            Scalar::new(230.0, 230.0, 230.0, 0.0),
+        )
+        .unwrap();
+        let blue = Scalar::new(160.0, 60.0, 20.0, 0.0);
+        imgproc::rectangle(&mut m, Rect::new(0, 0, 200, 280), blue, 14, 8, 0).unwrap();
+        imgproc::rectangle(&mut m, Rect::new(20, 24, 160, 30), blue, -1, 8, 0).unwrap();
+        imgproc::put_text_def(
+            &mut m,
+            number,
+            Point::new(40, 200),
+            imgproc::FONT_HERSHEY_SIMPLEX,
+            4.0,
+            Scalar::all(20.0),
+        )
+        .unwrap();
+        m
+    }
+
+    fn whole(m: &Mat) -> [[f32; 2]; 4] {
+        let (w, h) = (m.cols() as f32, m.rows() as f32);
+        [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]
+    }
+
+    /// The card as a camera sees it: smaller, a little off its corners, noisy and dimmer.
+    fn seen(m: &Mat) -> Patch {
+        let mut small = Mat::default();
+        imgproc::resize(m, &mut small, Size::new(100, 140), 0.0, 0.0, INTER_AREA).unwrap();
+        let mut noise =
+            Mat::new_rows_cols_with_default(140, 100, CV_8UC3, Scalar::all(0.0)).unwrap();
+        opencv::core::randn(&mut noise, &Scalar::all(0.0), &Scalar::all(6.0)).unwrap();
+        let mut dim = Mat::default();
+        small.convert_to(&mut dim, -1, 0.8, 10.0).unwrap();
+        let mut noisy = Mat::default();
+        opencv::core::add(&dim, &noise, &mut noisy, &opencv::core::no_array(), -1).unwrap();
+        Patch::cut(
+            &noisy,
+            &[[2.0, 1.0], [99.0, 3.0], [98.0, 138.0], [1.0, 139.0]],
+        )
+        .unwrap()
+    }
+
+    fn prints(numbers: &[&str]) -> Prints {
+        let mut p = Prints::default();
+        for n in numbers {
+            p.enrol(n, Patch::cut(&card(n), &whole(&card(n))).unwrap());
+        }
+        p
+    }
+
+    #[test]
+    fn a_sibling_is_told_apart_by_its_number() {
+        let p = prints(&["3", "8", "5"]);
+        let r = p
+            .compare(&[seen(&card("8"))], &["3", "8", "5"])
+            .unwrap()
+            .expect("compared");
+        assert_eq!(r.card, "8");
+        assert!(names(&r), "{r:?}");
+    }
+
+    #[test]
+    fn a_card_nobody_enrolled_is_not_named_after_its_sibling() {
+        let p = prints(&["3", "8", "5"]);
+        let r = p.compare(&[seen(&card("1"))], &["3", "8", "5"]).unwrap();
+        assert!(r.as_ref().is_none_or(|r| !names(r)), "{r:?}");
+        // The same crop against its own print would have been named.
+        let mut with_it = p.clone();
+        with_it.enrol("1", Patch::cut(&card("1"), &whole(&card("1"))).unwrap());
+        let r = with_it
+            .compare(&[seen(&card("1"))], &["1", "3", "8", "5"])
+            .unwrap()
+            .expect("compared");
+        assert!(r.card == "1" && names(&r), "{r:?}");
+    }
+
+    #[test]
+    fn prints_that_do_not_differ_are_not_told_apart() {
+        let mut p = prints(&["8"]);
+        p.enrol(
+            "eight again",
+            Patch::cut(&card("8"), &whole(&card("8"))).unwrap(),
+        );
+        let r = p
+            .compare(&[seen(&card("8"))], &["8", "eight again"])
+            .unwrap();
+        assert_eq!(r, None);
+    }
+
+    #[test]
+    fn no_print_enrolled_compares_nothing() {
+        let p = Prints::default();
+        assert!(p.is_empty());
+        assert_eq!(p.compare(&[seen(&card("8"))], &["8"]).unwrap(), None);
+    }
+}
