@@ -9,6 +9,7 @@ mod eval;
 mod external;
 mod faces;
 mod frame;
+pub mod kit;
 mod read;
 mod scene;
 

@@ -4,6 +4,7 @@
 mod eval;
 mod external;
 mod faces;
+pub mod kit;
 mod markers;
 mod read;
 mod scene;
