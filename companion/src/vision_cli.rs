@@ -490,28 +490,61 @@ pub enum PrintGame {
     Message,
 }
 
-/// Writes `game`'s printable set into `out` (`arbiter print`, and `duel print` / `message print`).
+/// Writes `game`'s printable set into `out` (`arbiter print`, and `duel print` / `message print`):
+/// the faces and sheets as PNGs, and the whole kit as `<game>-kit.pdf`.
 pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
-    let written = match game {
+    use clap::ValueEnum;
+    let name = game
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default();
+    let (written, kit) = match game {
         PrintGame::Blitz => {
             let cat = blitz::catalogue::Catalogue::demo();
             let mats = [MatLayout::blitz(4), MatLayout::blitz(5)];
-            vision::sheets::write_print_set(&cat.cards, &mats, out)
+            let files = vision::sheets::write_print_set(&cat.cards, &mats, out);
+            (files, vision::games::blitz::kit::kit(&cat))
         }
-        PrintGame::Duel => vision::games::duel::write_print_set(&duel::Catalogue::demo(), out),
+        PrintGame::Duel => {
+            let cat = duel::Catalogue::demo();
+            let decks = duel::DEMO_DECKS
+                .iter()
+                .map(|(origin, text)| {
+                    duel::parse_deck(origin, text, &cat, &duel::Profile::default(), None)
+                        .map_err(|e| anyhow::anyhow!("{e}"))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let files = vision::games::duel::write_print_set(&cat, out);
+            (files, vision::games::duel::kit::kit(&cat, &decks))
+        }
         PrintGame::Message => {
             let cat = message::Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            vision::games::message::write_print_set(&cat, out)
+            let files = vision::games::message::write_print_set(&cat, out);
+            (files, vision::games::message::kit::kit(&cat))
         }
-    }
-    .with_context(|| format!("writing the print set to {}", out.display()))?;
+    };
+    let written = written.with_context(|| format!("writing the print set to {}", out.display()))?;
+    let pdf = out.join(format!("{name}-kit.pdf"));
+    let pages = kit
+        .and_then(|kit| vision::kit::write_pdf(&kit, &pdf))
+        .with_context(|| format!("writing the kit to {}", pdf.display()))?;
     if json {
-        use clap::ValueEnum;
-        let name = game.to_possible_value().map(|v| v.get_name().to_string());
-        let out = serde_json::json!({ "game": name, "out": out, "files": written });
+        let out = serde_json::json!({
+            "game": name,
+            "out": out,
+            "files": written,
+            "pdf": pdf,
+            "pages": pages,
+        });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("wrote {} files to {}", written.len(), out.display());
+        println!(
+            "wrote {} files to {} and the kit, {} A4 pages, to {}",
+            written.len(),
+            out.display(),
+            pages.len(),
+            pdf.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -424,6 +424,19 @@ fn one_print_command_writes_each_games_set() {
                 "{game}: {name} listed but not written"
             );
         }
+        // The kit: one PDF, its pages listed in order, starting with the set-up sheet.
+        let pdf = out.join(format!("{game}-kit.pdf"));
+        assert_eq!(v["pdf"].as_str(), pdf.to_str(), "{game}");
+        let head = std::fs::read(&pdf).expect("the kit PDF");
+        assert!(head.starts_with(b"%PDF-"), "{game}: not a PDF");
+        let pages = v["pages"].as_array().expect("pages");
+        assert_eq!(pages[0]["page"], "setup", "{game}");
+        let fronts = pages.iter().filter(|p| p["page"] == "fronts").count();
+        let backs = pages.iter().filter(|p| p["page"] == "backs").count();
+        assert!(
+            fronts > 3 && fronts == backs,
+            "{game}: {fronts} fronts, {backs} backs"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
