@@ -32,6 +32,7 @@ pub struct DuelTableApp {
     pub font_missing: bool,
     /// Territories ticked for the waiting payment.
     picked: BTreeSet<CardId>,
+    pub style: crate::panel::style::TableStyle,
 }
 
 impl DuelTableApp {
@@ -43,6 +44,7 @@ impl DuelTableApp {
             fonts_installed: false,
             font_missing: false,
             picked: BTreeSet::new(),
+            style: Default::default(),
         }
     }
 
@@ -67,6 +69,7 @@ impl DuelTableApp {
     }
 
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.style.apply(ui.ctx());
         if !self.fonts_installed {
             self.fonts_installed = true;
             self.font_missing = crate::panel::install_cjk_font(ui.ctx()).is_none();
@@ -82,10 +85,10 @@ impl DuelTableApp {
         let mut commands = Vec::new();
         egui::Panel::top("duel-prompt").show(ui, |ui| commands.extend(self.prompt_ui(ui)));
         egui::Panel::right("duel-stack")
-            .default_size(380.0)
+            .default_size(self.style.body_px * 22.0)
             .show(ui, |ui| commands.extend(self.stack_ui(ui)));
         egui::Panel::left("duel-board")
-            .default_size(420.0)
+            .default_size(self.style.body_px * 24.0)
             .show(ui, |ui| self.board_ui(ui));
         egui::CentralPanel::default_margins().show(ui, |ui| self.camera_ui(ui));
         for c in commands {
@@ -97,8 +100,17 @@ impl DuelTableApp {
         let s = &self.session.game.state;
         let prompt = duel::Duel::prompt(s);
         let mut out = Vec::new();
-        ui.label(RichText::new(&prompt.text.zh).size(18.0).strong());
-        ui.label(RichText::new(&prompt.text.en).size(14.0));
+        self.style.control(ui);
+        ui.label(crate::panel::style::prompt(&prompt.text.zh).strong());
+        ui.label(crate::panel::style::prompt(&prompt.text.en));
+        if let Some(f) = self.session.game.flags.last() {
+            ui.label(
+                crate::panel::style::prompt(format!("!! {} [{}]: {}", f.action, f.rule, f.reason))
+                    .color(Color32::from_rgb(255, 110, 90)),
+            );
+        } else if let Some(line) = self.session.game.log.last() {
+            ui.label(crate::panel::style::prompt(line));
+        }
         if self.font_missing {
             ui.colored_label(
                 Color32::from_rgb(230, 150, 40),
@@ -236,14 +248,15 @@ impl DuelTableApp {
         for (i, u) in p.slots.iter().enumerate() {
             let text = match u {
                 Some(u) => format!(
-                    "陣地 {}: {} {}/{} 伤{}{}{}",
+                    "陣地 {}: {} {} {}/{} 伤 dmg {}{}{}",
                     i + 1,
                     s.def(u.card).name,
+                    s.def(u.card).en,
                     s.attack_of(u.card),
                     s.health_of(u.card),
                     u.damage,
-                    if u.tapped { " 横置" } else { "" },
-                    if u.fresh { " 整备" } else { "" }
+                    if u.tapped { " 横置 tapped" } else { "" },
+                    if u.fresh { " 整备 just arrived" } else { "" }
                 ),
                 None => format!("陣地 {}: —", i + 1),
             };
@@ -254,12 +267,12 @@ impl DuelTableApp {
             .iter()
             .map(|t| {
                 let name = if t.face_up {
-                    s.def(t.card).name.clone()
+                    format!("{} {}", s.def(t.card).name, s.def(t.card).en)
                 } else {
-                    "暗置".into()
+                    "暗置 face down".into()
                 };
                 if t.tapped {
-                    format!("{name}(横置)")
+                    format!("{name} (横置 tapped)")
                 } else {
                     name
                 }

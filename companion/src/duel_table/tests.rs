@@ -351,7 +351,7 @@ fn table_reading_reaches_the_adapter_through_the_tracker() {
 
 fn harness(app: DuelTableApp) -> Harness<'static, DuelTableApp> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 900.0))
+        .with_size(egui::vec2(1920.0, 1080.0))
         .build_ui_state(|ui, app: &mut DuelTableApp| app.show(ui), app);
     h.run();
     assert!(!h.state().font_missing, "fonts-noto-cjk is installed");

@@ -64,6 +64,7 @@ pub struct FofApp {
     pub outcome: Outcome,
     fonts_installed: bool,
     pub font_missing: bool,
+    pub style: crate::panel::style::TableStyle,
 }
 
 impl FofApp {
@@ -78,6 +79,7 @@ impl FofApp {
             outcome,
             fonts_installed: false,
             font_missing: false,
+            style: Default::default(),
         }
     }
 
@@ -151,6 +153,7 @@ impl FofApp {
 
     /// Draws everything and applies the commands (apart from eframe so tests can drive it).
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.style.apply(ui.ctx());
         // Fonts take effect from the next frame: install the CJK face and draw from then on.
         if !self.fonts_installed {
             self.fonts_installed = true;
@@ -164,7 +167,9 @@ impl FofApp {
         let mut commands = Vec::new();
         let state = self.journal.state();
         let legal = fof::FieldsOfFire::legal_actions(state);
+        let style = &mut self.style;
         egui::Panel::top("fof-prompt").show(ui, |ui| {
+            style.control(ui);
             commands.extend(top_ui(
                 ui,
                 state,
@@ -176,13 +181,13 @@ impl FofApp {
         });
         egui::Panel::bottom("fof-log")
             .resizable(true)
-            .default_size(170.0)
+            .default_size(self.style.body_px * 1.5 * 6.0 + 40.0)
             .show(ui, |ui| sequence::log_ui(ui, state));
         egui::Panel::left("fof-sequence")
-            .default_size(300.0)
+            .default_size(self.style.body_px * 16.0)
             .show(ui, |ui| sequence::checklist_ui(ui, state));
         egui::Panel::right("fof-side")
-            .default_size(400.0)
+            .default_size(self.style.body_px * 21.0)
             .show(ui, |ui| {
                 commands.extend(side::SidePanel.ui(ui, state, &legal, &mut self.drafts))
             });
@@ -249,8 +254,8 @@ fn top_ui(
         );
     }
     let prompt = fof::FieldsOfFire::prompt(s);
-    ui.label(RichText::new(&prompt.text.zh).size(19.0).strong());
-    ui.label(RichText::new(&prompt.text.en).size(15.0));
+    ui.label(crate::panel::style::prompt(&prompt.text.zh).strong());
+    ui.label(crate::panel::style::prompt(&prompt.text.en));
     ui.add_space(4.0);
     // Keys for a player whose eyes are on the map: N next, D draw, U undo (not while typing).
     let keys = if ui.ctx().egui_wants_keyboard_input() {
@@ -267,7 +272,7 @@ fn top_ui(
             .any(|l| std::mem::discriminant(l) == std::mem::discriminant(a))
     };
     ui.horizontal(|ui| {
-        let big = |t: &str| RichText::new(t).size(18.0);
+        let big = |t: &str| RichText::new(t).heading();
         let next_ok = allowed(&Action::Next);
         let next = ui
             .add_enabled(next_ok, egui::Button::new(big("下一步 Next")))

@@ -41,7 +41,7 @@ fn new_game(t: &Temp, seed: u64, physical: Option<u16>) -> Journal {
 
 fn harness(app: FofApp) -> Harness<'static, FofApp> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(egui::vec2(1920.0, 1080.0))
         .build_ui_state(|ui, app: &mut FofApp| app.show(ui), app);
     // The harness refuses missing glyphs, so this also checks the CJK font covers everything drawn.
     h.run();

@@ -61,6 +61,7 @@ pub struct MessageTableApp {
     cat: Arc<Catalogue>,
     fonts_installed: bool,
     pub ended: bool,
+    pub style: crate::panel::style::TableStyle,
 }
 
 fn seat_colour(seat: usize) -> Color32 {
@@ -109,6 +110,7 @@ impl MessageTableApp {
             cat,
             fonts_installed: false,
             ended: false,
+            style: Default::default(),
         }
     }
 
@@ -167,6 +169,7 @@ impl MessageTableApp {
     }
 
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.style.apply(ui.ctx());
         if !self.fonts_installed {
             self.fonts_installed = true;
             if crate::panel::install_cjk_font(ui.ctx()).is_none() {
@@ -184,7 +187,7 @@ impl MessageTableApp {
         egui::Panel::top("message-top").show(ui, |ui| self.top_ui(ui));
         egui::Panel::bottom("message-log")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(self.style.body_px * 1.5 * 6.0 + 40.0)
             .show(ui, |ui| {
                 ui.heading("记录 Log");
                 egui::ScrollArea::vertical()
@@ -196,22 +199,32 @@ impl MessageTableApp {
                     });
             });
         egui::Panel::left("message-tally")
-            .default_size(460.0)
+            .default_size(self.style.body_px * 24.0)
             .show(ui, |ui| self.tally_ui(ui));
         egui::Panel::right("message-chain")
-            .default_size(380.0)
+            .default_size(self.style.body_px * 22.0)
             .show(ui, |ui| self.chain_ui(ui));
         egui::CentralPanel::default_margins().show(ui, |ui| self.camera_ui(ui));
     }
 
     fn top_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        // The latest announcement, or the chain just ruled, read from across the table.
+        if let Some(said) = self.session.said.last() {
             ui.label(
-                RichText::new("风声 · 情报计数 The Message at the table")
-                    .size(18.0)
+                crate::panel::style::prompt(format!("{} · {}", said.text.zh, said.text.en))
                     .strong(),
             );
+        } else if let Some(Ok(r)) = &self.chain.ruling {
+            ui.label(crate::panel::style::prompt(format!(
+                "玩家{}获得情报 · player {} receives the intelligence",
+                r.receiver + 1,
+                r.receiver + 1
+            )));
+        }
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("风声 · 情报计数 The Message at the table").heading());
             ui.label(format!("帧 frames {}", self.session.frames));
+            self.style.control(ui);
             if self.session.last_hand {
                 ui.colored_label(
                     Color32::from_rgb(240, 200, 80),
@@ -509,7 +522,7 @@ impl MessageTableApp {
                             .as_ref()
                             .map(|x| format!("  [{x}]"))
                             .unwrap_or_default();
-                        ui.label(format!("{}. {}{rule}", i + 1, s.text.zh));
+                        ui.label(format!("{}. {} · {}{rule}", i + 1, s.text.zh, s.text.en));
                     }
                     for (i, v) in &r.refused {
                         let what = self

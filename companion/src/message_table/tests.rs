@@ -178,7 +178,7 @@ fn message_table_profile_death_before_win_silences_a_dying_winner() {
 
 fn harness(app: MessageTableApp) -> Harness<'static, MessageTableApp> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 900.0))
+        .with_size(egui::vec2(1920.0, 1080.0))
         .build_ui_state(|ui, app: &mut MessageTableApp| app.show(ui), app);
     h.run();
     assert!(
@@ -210,7 +210,8 @@ fn message_table_panel_rules_an_entered_chain_and_shows_a_death() {
         app.session.see(i, black.to_vec());
     }
     let mut h = harness(app);
-    h.get_by_label_contains("玩家3有3张假情报");
+    // In the announcements and, as the latest, in large type on top.
+    assert_eq!(h.query_all_by_label_contains("玩家3有3张假情报").count(), 2);
     // The seed's example on four seats: 1 sends 密电, 2 intercepts, 4 intercepts last: 4 receives.
     for r in ["2:截获", "4:截获"] {
         h.get_by_role(egui::accesskit::Role::TextInput).click();

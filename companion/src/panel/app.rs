@@ -40,6 +40,7 @@ pub struct BlitzApp {
     pub replay_fps: f32,
     last_poll: std::time::Instant,
     fonts_installed: bool,
+    pub style: super::style::TableStyle,
 }
 
 impl BlitzApp {
@@ -60,6 +61,7 @@ impl BlitzApp {
             replay_fps: 0.0,
             last_poll: std::time::Instant::now(),
             fonts_installed: false,
+            style: Default::default(),
         }
     }
 
@@ -97,6 +99,7 @@ impl BlitzApp {
 
     /// Draws everything and applies the commands (separate from eframe so tests can drive it).
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.style.apply(ui.ctx());
         // Fonts take effect from the next frame: install the CJK face and draw from then on.
         if !self.fonts_installed {
             self.fonts_installed = true;
@@ -129,15 +132,17 @@ impl BlitzApp {
         }
         let mut commands = Vec::new();
         egui::Panel::top("prompt").show(ui, |ui| commands.extend(self.prompt_ui(ui)));
+        // Eight lines of rulings at the chosen size.
+        let rulings_height = self.style.body_px * 1.5 * 8.0 + 40.0;
         egui::Panel::bottom("rulings")
             .resizable(true)
-            .default_size(190.0)
+            .default_size(rulings_height)
             .show(ui, |ui| self.rulings_ui(ui));
         egui::Panel::right("actions")
-            .default_size(360.0)
+            .default_size(self.style.body_px * 22.0)
             .show(ui, |ui| commands.extend(self.actions_ui(ui)));
         egui::Panel::left("board")
-            .default_size(430.0)
+            .default_size(self.style.body_px * 26.0)
             .show(ui, |ui| {
                 ui.heading("棋盘 Board (engine)");
                 BoardPanel.ui(ui, &self.runner.session.state, &[]);
@@ -152,15 +157,24 @@ impl BlitzApp {
         let prompt = blitz::prompt(&self.runner.session.state);
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            ui.label(RichText::new(&prompt.text.zh).size(18.0).strong());
             if ui.button("撤销 Undo").clicked() {
                 out.push(Command::Undo);
             }
             if ui.button("规则 Rules").clicked() {
                 self.settings_open = !self.settings_open;
             }
+            self.style.control(ui);
         });
-        ui.label(RichText::new(&prompt.text.en).size(14.0));
+        ui.label(super::style::prompt(&prompt.text.zh).strong());
+        ui.label(super::style::prompt(&prompt.text.en));
+        if let Some(last) = self.runner.session.rulings.last() {
+            let colour = if last.accepted {
+                Color32::from_gray(215)
+            } else {
+                Color32::from_rgb(255, 110, 90)
+            };
+            ui.label(super::style::prompt(ruling_line(last)).color(colour));
+        }
         if self.runner.allied_side_unknown && self.runner.session.allied_edge.is_none() {
             let question =
                 "同盟方在画面哪一边？ Which side of the camera picture is the Allied side?";
@@ -224,24 +238,52 @@ impl BlitzApp {
     fn settings_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
         let p = &mut self.profile_draft;
         ui.heading("规则选项 Rules profile");
+        let note = |ui: &mut egui::Ui, text: &str| {
+            ui.label(RichText::new(text).small().color(Color32::from_gray(170)));
+        };
         ui.horizontal(|ui| {
-            ui.label("blitz.combine_attacks");
+            ui.label("合击 Joint attack (blitz.combine_attacks)");
             ui.radio_value(&mut p.combine_attacks, CombineAttacks::Sum, "sum");
             ui.radio_value(&mut p.combine_attacks, CombineAttacks::Highest, "highest");
         });
-        ui.checkbox(&mut p.deploy_then_move, "blitz.deploy_then_move");
+        note(ui, "几支部队攻击同一目标时：相加或只取最高 · several units attacking one target add up, or only the strongest counts");
+        ui.checkbox(
+            &mut p.deploy_then_move,
+            "部署后移动 Deploy then move (blitz.deploy_then_move)",
+        );
+        note(
+            ui,
+            "本回合部署的卡也可移动 · a card deployed this round may also move this round",
+        );
         ui.horizontal(|ui| {
-            ui.label("blitz.annihilation_scope");
+            ui.label("全歼 Annihilation (blitz.annihilation_scope)");
             ui.radio_value(&mut p.annihilation_scope, AnnihilationScope::Board, "board");
             ui.radio_value(&mut p.annihilation_scope, AnnihilationScope::All, "all");
         });
+        note(ui, "胜利条件一：场上无敌军部队，或连手牌和牌库也没有 · victory 1: no enemy unit on the board, or none in hand and deck either");
         ui.checkbox(
             &mut p.rotate_order_two_players,
-            "blitz.rotate_order_two_players",
+            "两人轮换先手 Rotate order, two players (blitz.rotate_order_two_players)",
         );
-        ui.checkbox(&mut p.facilities_own_side, "blitz.facilities_own_side");
-        ui.add(egui::Slider::new(&mut p.engineer_reach, 0..=2).text("blitz.engineer_reach"));
-        ui.add(egui::Slider::new(&mut p.resource_exposure, 0..=2).text("blitz.resource_exposure"));
+        note(ui, "两人游戏时也轮换行动顺序 · the second player of a round acts first in the next, with two players too");
+        ui.checkbox(
+            &mut p.facilities_own_side,
+            "设施仅限己方 Facilities own side (blitz.facilities_own_side)",
+        );
+        note(
+            ui,
+            "设施只能放在己方区域 · facilities are placed only in your own territory",
+        );
+        ui.add(
+            egui::Slider::new(&mut p.engineer_reach, 0..=2)
+                .text("工兵范围 Engineer reach (blitz.engineer_reach)"),
+        );
+        note(ui, "工兵清除多少格内的敌方设施 · an engineer removes enemy facilities this many cells away");
+        ui.add(
+            egui::Slider::new(&mut p.resource_exposure, 0..=2)
+                .text("资源暴露 Resource exposure (blitz.resource_exposure)"),
+        );
+        note(ui, "敌军部队多少格内的资源被弃 · a resource this close to an enemy unit is discarded after deployment");
         if ui.button("应用 Apply").clicked() {
             return vec![Command::SetProfile(p.clone())];
         }
@@ -254,23 +296,12 @@ impl BlitzApp {
             .stick_to_bottom(true)
             .show(ui, |ui| {
                 for r in &self.runner.session.rulings {
-                    let (colour, mark) = if r.accepted {
-                        (Color32::from_gray(210), "ok")
+                    let colour = if r.accepted {
+                        Color32::from_gray(210)
                     } else {
-                        (Color32::from_rgb(255, 110, 90), "!!")
+                        Color32::from_rgb(255, 110, 90)
                     };
-                    let rule = r
-                        .rule
-                        .as_deref()
-                        .map(|x| format!(" [{x}]"))
-                        .unwrap_or_default();
-                    ui.colored_label(
-                        colour,
-                        format!(
-                            "{mark} r{} {} {}{rule}: {}",
-                            r.round, r.who, r.action, r.text
-                        ),
-                    );
+                    ui.colored_label(colour, ruling_line(r));
                 }
             });
     }
@@ -288,6 +319,20 @@ impl BlitzApp {
             &self.runner.overlays,
         );
     }
+}
+
+/// One ruling as the panel prints it: accepted or refused, round, who, what, the rule, why.
+fn ruling_line(r: &crate::live::blitz::Ruling) -> String {
+    let mark = if r.accepted { "ok" } else { "!!" };
+    let rule = r
+        .rule
+        .as_deref()
+        .map(|x| format!(" [{x}]"))
+        .unwrap_or_default();
+    format!(
+        "{mark} r{} {} {}{rule}: {}",
+        r.round, r.who, r.action, r.text
+    )
 }
 
 impl eframe::App for BlitzApp {

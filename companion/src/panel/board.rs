@@ -7,6 +7,29 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2}
 
 pub struct BoardPanel;
 
+/// Draws `text` anchored at `at`, shrunk from `size` until it fits `width` (never below 9 px), so
+/// a long name stays inside its cell.
+fn fitted_text(
+    painter: &egui::Painter,
+    at: Pos2,
+    anchor: Align2,
+    text: &str,
+    size: f32,
+    width: f32,
+    colour: Color32,
+) {
+    let mut size = size;
+    loop {
+        let galley = painter.layout_no_wrap(text.to_string(), FontId::proportional(size), colour);
+        if galley.size().x <= width || size <= 9.0 {
+            let rect = anchor.anchor_size(at, galley.size());
+            painter.galley(rect.min, galley, colour);
+            return;
+        }
+        size = (size * width / galley.size().x).max(9.0).min(size - 0.5);
+    }
+}
+
 fn side_colour(side: Option<Side>) -> Color32 {
     match side {
         Some(Side::Allied) => Color32::from_rgb(60, 110, 190),
@@ -23,7 +46,7 @@ impl BoardPanel {
         let avail = ui.available_size();
         let cell = (avail.x / (width as f32 + 0.6))
             .min(avail.y / (ROWS as f32 + 0.6))
-            .clamp(28.0, 110.0);
+            .clamp(28.0, 150.0);
         let (rect, _) = ui.allocate_exact_size(
             Vec2::new(cell * (width as f32 + 0.6), cell * (ROWS as f32 + 0.6)),
             Sense::hover(),
@@ -38,7 +61,8 @@ impl BoardPanel {
             )
             .shrink(2.0)
         };
-        let small = FontId::proportional((cell * 0.16).max(9.0));
+        let size = (cell * 0.16).max(9.0);
+        let small = FontId::proportional(size);
         for c in state.geometry.cells() {
             let r = cell_rect(c);
             let fill = match c.row {
@@ -66,14 +90,16 @@ impl BoardPanel {
             if let Some(under) = stack.under {
                 let def = state.def(under);
                 let label = match def.kind {
-                    CardKind::Frontline => "前线".to_string(),
-                    _ => format!("[{}]", def.name_zh),
+                    CardKind::Frontline => "前线 Front".to_string(),
+                    _ => format!("[{} {}]", def.name_zh, def.name_en),
                 };
-                painter.text(
+                fitted_text(
+                    &painter,
                     r.center_bottom() - Vec2::new(0.0, 3.0),
                     Align2::CENTER_BOTTOM,
-                    label,
-                    small.clone(),
+                    &label,
+                    size,
+                    r.width() - 4.0,
                     side_colour(state.card_side(under)).gamma_multiply(1.6),
                 );
             }
@@ -93,24 +119,26 @@ impl BoardPanel {
                         defence,
                         supply,
                         ..
-                    } => format!("{attack}/{defence} 补{supply}"),
+                    } => format!("{attack}/{defence} 补S{supply}"),
                     CardKind::Resource { level, .. } => format!("补给 L{level}"),
                     _ => String::new(),
                 };
-                painter.text(
-                    body.center() - Vec2::new(0.0, cell * 0.08),
-                    Align2::CENTER_CENTER,
-                    &def.name_zh,
-                    small.clone(),
-                    Color32::WHITE,
-                );
-                painter.text(
-                    body.center() + Vec2::new(0.0, cell * 0.12),
-                    Align2::CENTER_CENTER,
-                    numbers,
-                    small.clone(),
-                    Color32::from_gray(230),
-                );
+                let lines = [
+                    (def.name_zh.as_str(), -0.14, Color32::WHITE),
+                    (def.name_en.as_str(), 0.02, Color32::from_gray(225)),
+                    (numbers.as_str(), 0.18, Color32::from_gray(235)),
+                ];
+                for (text, dy, colour) in lines {
+                    fitted_text(
+                        &painter,
+                        body.center() + Vec2::new(0.0, cell * dy),
+                        Align2::CENTER_CENTER,
+                        text,
+                        size,
+                        body.width() - 4.0,
+                        colour,
+                    );
+                }
             }
         }
         for row in 0..ROWS {

@@ -43,7 +43,7 @@ fn app_at_deploy() -> BlitzApp {
 
 fn harness(app: BlitzApp) -> Harness<'static, BlitzApp> {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(egui::vec2(1920.0, 1080.0))
         .build_ui_state(|ui, app: &mut BlitzApp| app.show(ui), app);
     // The harness refuses missing glyphs, so this also checks the CJK font covers everything drawn.
     h.run();
@@ -206,7 +206,7 @@ fn the_panel_asks_which_side_is_allied_when_the_cards_cannot_tell() {
         Some(Box::new(feed)),
     );
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
+        .with_size(egui::vec2(1920.0, 1080.0))
         .build_ui_state(|ui, app: &mut BlitzApp| app.show(ui), app);
     h.run_steps(3);
     assert!(h.state().runner.allied_side_unknown);
@@ -231,4 +231,34 @@ fn the_panel_asks_which_side_is_allied_when_the_cards_cannot_tell() {
         Some(crate::live::allied::ImageEdge::Top)
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The type size control: A+ / A− and Ctrl + / Ctrl − resize the text styles the whole panel uses
+/// (so it reflows), within the limits, and the prompt stays 1.6 times the body.
+#[test]
+fn text_size_control_resizes_every_text_style() {
+    use super::style::{DEFAULT_BODY_PX, MAX_BODY_PX};
+    let mut h = harness(app_at_deploy());
+    let body = |h: &Harness<'static, BlitzApp>| {
+        h.ctx.global_style().text_styles[&egui::TextStyle::Body].size
+    };
+    assert_eq!(body(&h), DEFAULT_BODY_PX);
+    h.get_by_label("A+").click();
+    h.run();
+    assert_eq!(h.state().style.body_px, DEFAULT_BODY_PX + 2.0);
+    assert_eq!(body(&h), DEFAULT_BODY_PX + 2.0);
+    let prompt = h.ctx.global_style().text_styles[&egui::TextStyle::Name("prompt".into())].size;
+    assert!((prompt - 1.6 * (DEFAULT_BODY_PX + 2.0)).abs() < 1e-3);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Minus);
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Minus);
+    h.run();
+    assert_eq!(body(&h), DEFAULT_BODY_PX - 2.0);
+    for _ in 0..20 {
+        h.get_by_label("A+").click();
+        h.run();
+    }
+    assert_eq!(h.state().style.body_px, MAX_BODY_PX);
+    // egui's own zoom would scale the whole window and clip the side panels.
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
 }
