@@ -320,5 +320,5 @@ impl eframe::App for DuelTableApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: DuelTableApp) -> anyhow::Result<()> {
-    crate::panel::open_window("陣面對決 at the table", [1500.0, 900.0], app)
+    crate::panel::open_window("陣面對決 at the table", app)
 }

@@ -491,5 +491,5 @@ impl eframe::App for EnrolApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: EnrolApp) -> anyhow::Result<()> {
-    crate::panel::open_window("Arbiter · 登记整副牌 Enrol a deck", [1920.0, 1080.0], app)
+    crate::panel::open_window("Arbiter · 登记整副牌 Enrol a deck", app)
 }

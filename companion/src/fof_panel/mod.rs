@@ -181,10 +181,10 @@ impl FofApp {
         });
         egui::Panel::bottom("fof-log")
             .resizable(true)
-            .default_size(self.style.body_px * 1.5 * 6.0 + 40.0)
+            .min_size(self.style.body_px * 1.5 * 6.0 + 40.0)
             .show(ui, |ui| sequence::log_ui(ui, state));
         egui::Panel::left("fof-sequence")
-            .default_size(self.style.body_px * 16.0)
+            .default_size(self.style.body_px * 20.0)
             .show(ui, |ui| sequence::checklist_ui(ui, state));
         egui::Panel::right("fof-side")
             .default_size(self.style.body_px * 21.0)
@@ -319,7 +319,7 @@ pub fn run(app: FofApp) -> anyhow::Result<()> {
         "Arbiter · Fields of Fire · {}",
         app.journal.path().display()
     );
-    crate::panel::open_window(&title, [1400.0, 900.0], app)
+    crate::panel::open_window(&title, app)
 }
 
 impl eframe::App for FofApp {

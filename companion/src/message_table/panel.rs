@@ -187,7 +187,7 @@ impl MessageTableApp {
         egui::Panel::top("message-top").show(ui, |ui| self.top_ui(ui));
         egui::Panel::bottom("message-log")
             .resizable(true)
-            .default_size(self.style.body_px * 1.5 * 6.0 + 40.0)
+            .min_size(self.style.body_px * 1.5 * 6.0 + 40.0)
             .show(ui, |ui| {
                 ui.heading("记录 Log");
                 egui::ScrollArea::vertical()
@@ -579,6 +579,7 @@ impl MessageTableApp {
             self.edit_regions(seat, &response, &to_screen, &to_image);
         }
         let painter = ui.painter_at(response.rect);
+        let mut labels = Vec::new();
         for (seat, r) in self.session.regions.seats.iter().enumerate() {
             let pts: Vec<egui::Pos2> = r.polygon.iter().map(|p| to_screen(*p)).collect();
             let colour = seat_colour(seat);
@@ -596,15 +597,14 @@ impl MessageTableApp {
                 );
             }
             if !pts.is_empty() {
+                // The seat's name at the middle of its region's corners.
                 let n = pts.len() as f32;
-                let c = pts.iter().fold(egui::Vec2::ZERO, |a, p| a + p.to_vec2()) / n;
-                painter.text(
-                    c.to_pos2(),
-                    egui::Align2::CENTER_CENTER,
-                    format!("玩家{}", seat + 1),
-                    egui::FontId::proportional(16.0),
+                let c = (pts.iter().fold(egui::Vec2::ZERO, |a, p| a + p.to_vec2()) / n).to_pos2();
+                labels.push((
+                    vec![c],
+                    format!("玩家{} seat {}", seat + 1, seat + 1),
                     colour,
-                );
+                ));
             }
         }
         for c in &self.session.last {
@@ -619,14 +619,10 @@ impl MessageTableApp {
                 (None, Some(col)) => format!("?{}", colour_zh(col)),
                 (None, None) => "?".into(),
             };
-            painter.text(
-                pts[0],
-                egui::Align2::LEFT_BOTTOM,
-                label,
-                egui::FontId::proportional(12.0),
-                colour,
-            );
+            labels.push((pts, label, colour));
         }
+        let font = egui::TextStyle::Small.resolve(ui.style());
+        crate::panel::camera::draw_labels(&painter, font, response.rect, &labels);
     }
 
     /// Click: add a corner to the seat's region; drag a corner: move it.
@@ -677,5 +673,5 @@ impl eframe::App for MessageTableApp {
 
 /// Opens the window. Returns when it is closed.
 pub fn run(app: MessageTableApp) -> anyhow::Result<()> {
-    crate::panel::open_window("Arbiter · 风声", [1500.0, 900.0], app)
+    crate::panel::open_window("Arbiter · 风声", app)
 }

@@ -136,7 +136,7 @@ impl BlitzApp {
         let rulings_height = self.style.body_px * 1.5 * 8.0 + 40.0;
         egui::Panel::bottom("rulings")
             .resizable(true)
-            .default_size(rulings_height)
+            .min_size(rulings_height)
             .show(ui, |ui| self.rulings_ui(ui));
         egui::Panel::right("actions")
             .default_size(self.style.body_px * 22.0)

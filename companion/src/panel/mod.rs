@@ -36,20 +36,19 @@ pub fn install_cjk_font(ctx: &egui::Context) -> Option<String> {
 
 /// Opens the Blitz window. Returns when it is closed.
 pub fn run(app: BlitzApp, title: &str) -> anyhow::Result<()> {
-    open_window(title, [1400.0, 860.0], app)
+    open_window(title, app)
 }
 
-/// Opens a window of `size` (logical points) on `app`, every table window alike. Returns when it
-/// is closed.
-pub fn open_window<A: eframe::App + 'static>(
-    title: &str,
-    size: [f32; 2],
-    app: A,
-) -> anyhow::Result<()> {
+/// Table windows are laid out for a 1080p screen seen from a metre away.
+pub const TABLE_WINDOW: [f32; 2] = [1920.0, 1080.0];
+
+/// Opens a table window on `app`, maximised (every table window alike). Returns when it is closed.
+pub fn open_window<A: eframe::App + 'static>(title: &str, app: A) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default()
-            .with_inner_size(size)
+            .with_inner_size(TABLE_WINDOW)
+            .with_maximized(true)
             .with_title(title),
         ..Default::default()
     };

@@ -45,7 +45,6 @@ impl TableStyle {
         }
     }
 
-
     /// Takes the size keys and sets the text styles when the size changed; call at the start of
     /// every frame.
     pub fn apply(&mut self, ctx: &egui::Context) {
