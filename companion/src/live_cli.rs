@@ -2,6 +2,7 @@
 //! headless.
 
 use crate::live::blitz::{Header, Session};
+use crate::live::confirm::Confirm;
 use crate::live::demo::{beats, DemoFeed, GroundTruth, Recognizer};
 use crate::live::runner::Runner;
 use crate::live::tracker::{Tracker, TrackerConfig};
@@ -75,6 +76,11 @@ pub struct PlayArgs {
     /// (otherwise the panel asks); kept in the journal.
     #[arg(long, value_enum)]
     pub allied_side: Option<crate::live::allied::ImageEdge>,
+    /// When a change seen on the table is committed: every (each waits for OK in the panel),
+    /// stable (once the camera has seen it unchanged for a few frames), first-round (every, then
+    /// the panel asks). Default: first-round in the window, stable headless. Kept in the journal.
+    #[arg(long, value_enum)]
+    pub confirm: Option<crate::live::confirm::Confirm>,
     #[command(flatten)]
     pub identifier: crate::vision_cli::IdentifierChoice,
 }
@@ -312,6 +318,18 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let mut session = session;
     if let Some(edge) = args.allied_side {
         session.set_allied_edge(edge);
+    }
+    match (args.confirm, headless) {
+        (Some(c), true) if c.waits() => anyhow::bail!(
+            "play --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
+            clap::ValueEnum::to_possible_value(&c).map(|v| v.get_name().to_string()).unwrap_or_default()
+        ),
+        (Some(c), _) => session.set_confirm(c),
+        // A resumed game keeps the policy its journal holds.
+        (None, false) if args.resume.is_none() => session.set_confirm(Confirm::FirstRound),
+        // Replaying a journal with no one to confirm: changes commit once stable (not journalled).
+        (None, true) => session.confirm = Confirm::Stable,
+        _ => {}
     }
     if let (Some(edge), Some(feed)) = (session.allied_edge, feed.as_mut()) {
         feed.set_allied_towards(edge.towards());

@@ -5,6 +5,7 @@ mod duel_cli;
 mod duel_table;
 mod enroll_deck;
 mod fof_cli;
+mod fof_kit;
 mod fof_panel;
 mod live;
 mod live_cli;

@@ -488,6 +488,8 @@ pub enum PrintGame {
     Duel,
     /// 风声.
     Message,
+    /// Fields of Fire: the demo action deck as cards.
+    Fof,
 }
 
 /// Writes `game`'s printable set into `out` (`arbiter print`, and `duel print` / `message print`):
@@ -521,6 +523,14 @@ pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Resu
             let cat = message::Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
             let files = vision::games::message::write_print_set(&cat, out);
             (files, vision::games::message::kit::kit(&cat))
+        }
+        PrintGame::Fof => {
+            let deck = fof::deck::Deck::demo().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let fof::deck::DeckKind::Digital(cards) = &deck.kind else {
+                anyhow::bail!("the shipped Fields of Fire deck lists no cards");
+            };
+            std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+            (Ok(Vec::new()), crate::fof_kit::kit(cards))
         }
     };
     let written = written.with_context(|| format!("writing the print set to {}", out.display()))?;

@@ -436,6 +436,9 @@ const TITLE_PX: f32 = 56.0;
 const HEADING_PX: f32 = 36.0;
 const BODY_PX: f32 = 26.0;
 const LINE_SPACING: f32 = 1.4;
+/// A text card's body starts at this size and shrinks until it fits.
+const TEXT_CARD_BODY_PX: f32 = 40.0;
+const TEXT_CARD_MIN_PX: f32 = 20.0;
 
 /// `text` broken into lines no wider than `width` px at `size` px: at spaces where there are
 /// any, anywhere between two Chinese characters, and inside a word only if it alone is too wide.
@@ -578,13 +581,29 @@ pub fn text_card(
         [255; 3],
     )?;
     let x = (2 * inset) as f32;
-    let mut y = top + band_h as f32 + 20.0;
-    for para in body {
-        for line in wrap(para, 40.0, width)? {
-            y += 40.0 * LINE_SPACING;
-            crate::font::draw_text(&mut card, &line, x, y, 40.0, [30, 30, 30])?;
+    let room = (FACE_H - 2 * inset) as f32 - band_h as f32 - 40.0;
+    // The largest body size at which every line fits on the card.
+    let mut size = TEXT_CARD_BODY_PX;
+    let mut lines = Vec::new();
+    while size >= TEXT_CARD_MIN_PX {
+        lines = body
+            .iter()
+            .map(|p| wrap(p, size, width))
+            .collect::<Result<Vec<_>, _>>()?;
+        let count: usize = lines.iter().map(Vec::len).sum();
+        let height = count as f32 * size * LINE_SPACING + body.len() as f32 * size * 0.5;
+        if height <= room {
+            break;
         }
-        y += 20.0;
+        size -= 2.0;
+    }
+    let mut y = top + band_h as f32 + 20.0;
+    for para in lines {
+        for line in para {
+            y += size * LINE_SPACING;
+            crate::font::draw_text(&mut card, &line, x, y, size, [30, 30, 30])?;
+        }
+        y += size * 0.5;
     }
     Ok(card)
 }
@@ -626,6 +645,36 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!(wrap("", 26.0, 200.0).expect("wrap"), vec![String::new()]);
+    }
+
+    #[test]
+    fn a_text_cards_body_shrinks_to_stay_on_the_card() {
+        use crate::face::{FACE_H, FACE_W, PX_PER_MM};
+        let body: Vec<String> = (0..10)
+            .map(|i| format!("line {i}: Have 2 red and 2 blue intelligences in front of you"))
+            .collect();
+        let card = text_card([50, 70, 85], "#3", "R# 2", &body).expect("card");
+        let inset = (3.0 * PX_PER_MM) as i32;
+        // Between the last text and the outline at the foot: nothing drawn.
+        let foot = card
+            .roi(Rect::new(
+                2 * inset,
+                FACE_H - inset - 25,
+                FACE_W - 4 * inset,
+                15,
+            ))
+            .expect("roi");
+        let mut min = 0.0;
+        opencv::core::min_max_loc(
+            &foot,
+            Some(&mut min),
+            None,
+            None,
+            None,
+            &opencv::core::no_array(),
+        )
+        .expect("min");
+        assert_eq!(min, 255.0, "text ran onto the card's foot");
     }
 
     #[test]

@@ -211,7 +211,7 @@ fn outcome_ui(ui: &mut egui::Ui, outcome: &Outcome) {
     }
 }
 
-fn experience_zh(e: Experience) -> &'static str {
+pub(crate) fn experience_zh(e: Experience) -> &'static str {
     match e {
         Experience::Green => "新兵",
         Experience::Line => "常规",
@@ -219,7 +219,7 @@ fn experience_zh(e: Experience) -> &'static str {
     }
 }
 
-fn icon_zh(i: ActionIcon) -> &'static str {
+pub(crate) fn icon_zh(i: ActionIcon) -> &'static str {
     match i {
         ActionIcon::AtModifier => "反坦克修正",
         ActionIcon::BattalionFireMission => "营火力任务",

@@ -6,7 +6,7 @@
 //! wrap_app): one struct per area with `fn ui` returning `Command`s, applied once per frame; the
 //! journal (runtime) is kept apart from what the player is typing (drafts).
 
-mod card;
+pub(crate) mod card;
 mod sequence;
 mod side;
 

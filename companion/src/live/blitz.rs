@@ -50,6 +50,8 @@ pub enum Entry {
     Profile(Profile),
     /// The players said which edge of the camera picture the Allied side is at.
     AlliedSide(super::allied::ImageEdge),
+    /// The players chose when changes seen on the table are committed.
+    Confirm(super::confirm::Confirm),
 }
 
 /// One line of the rulings log.
@@ -89,6 +91,12 @@ pub struct Session {
     /// Where the players said the Allied side is in the camera picture (asked when the cards on
     /// the table could not tell).
     pub allied_edge: Option<super::allied::ImageEdge>,
+    /// When a change seen on the table is committed (stable by default; `play` asks first).
+    pub confirm: super::confirm::Confirm,
+    /// The change the camera saw, waiting for the players' OK.
+    pub seen: Option<super::confirm::Seen<Action>>,
+    /// Table events that came while a change waited, handled after it in order.
+    held: Vec<TableEvent>,
     journal: Option<Journal>,
 }
 
@@ -117,6 +125,9 @@ impl Session {
             questions: Vec::new(),
             declaring: Vec::new(),
             allied_edge: None,
+            confirm: super::confirm::Confirm::Stable,
+            seen: None,
+            held: Vec::new(),
             journal,
         })
     }
@@ -136,6 +147,7 @@ impl Session {
                 }
                 Entry::Profile(profile) => session.replay_under(profile.clone())?,
                 Entry::AlliedSide(edge) => session.allied_edge = Some(*edge),
+                Entry::Confirm(policy) => session.confirm = *policy,
                 Entry::Overrule { seat, action } => {
                     let parsed = Action::parse(&session.state, action)
                         .with_context(|| format!("{}: entry {}", path.display(), i + 2))?;
@@ -196,16 +208,110 @@ impl Session {
                 true
             }
             Err(violation) => {
-                self.rulings.push(Ruling {
-                    round: self.state.round,
-                    accepted: false,
-                    who: self.actor_name(seat),
-                    action: notation,
-                    text: violation.reason.to_string(),
-                    rule: Some(violation.rule.to_string()),
-                });
+                self.refuse(seat, notation, &violation);
                 false
             }
+        }
+    }
+
+    fn refuse(&mut self, seat: PlayerId, notation: String, violation: &rules_core::Violation) {
+        self.rulings.push(Ruling {
+            round: self.state.round,
+            accepted: false,
+            who: self.actor_name(seat),
+            action: notation,
+            text: violation.reason.to_string(),
+            rule: Some(violation.rule.to_string()),
+        });
+    }
+
+    /// What `action` would do now: the state it starts from (a hidden card revealed), the state
+    /// after it and its events; nothing is changed.
+    fn try_action(
+        &self,
+        seat: PlayerId,
+        action: &Action,
+    ) -> Result<(State, State, Vec<blitz::Event>), rules_core::Violation> {
+        let mut base = self.state.clone();
+        if self.header.hidden_hands {
+            if let Some(card) = laid_from_hand(action) {
+                base = reveal(&base, seat, card)?;
+            }
+        }
+        check_as(&base, seat, action)?;
+        let (next, events) = apply(&base, action)?;
+        Ok((base, next, events))
+    }
+
+    /// A change seen on the table: committed now, or (when the policy waits) held for the players'
+    /// OK if the rules allow it. False when the rules refuse it.
+    fn submit_camera(&mut self, seat: PlayerId, action: Action) -> bool {
+        if !self.confirm.waits() {
+            return self.submit(seat, action, Source::Camera);
+        }
+        let notation = action.notation(&self.state);
+        match self.try_action(seat, &action) {
+            Ok((base, _, _)) => {
+                let text = format!("{}: {}", self.actor_name(seat), seen_text(&base, &action));
+                self.seen = Some(super::confirm::Seen {
+                    seat,
+                    action,
+                    notation,
+                    text,
+                });
+                true
+            }
+            Err(v) => {
+                self.refuse(seat, notation, &v);
+                false
+            }
+        }
+    }
+
+    /// The players' OK for the change the camera saw: committed and journalled, then the events
+    /// held behind it are handled.
+    pub fn confirm_seen(&mut self) {
+        if let Some(seen) = self.seen.take() {
+            self.submit(seen.seat, seen.action, Source::Camera);
+        }
+        self.release_held();
+    }
+
+    /// The players say the camera got it wrong, or take the change back: nothing is committed and
+    /// the card is to be put back (or the right action typed as a correction).
+    pub fn reject_seen(&mut self) {
+        if let Some(seen) = self.seen.take() {
+            let note = self.note(format!(
+                "不采纳 not taken: {} — 请复原 / put the card back, or type the right action",
+                seen.text
+            ));
+            self.rulings.push(note);
+        }
+        self.release_held();
+    }
+
+    fn release_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        for (i, event) in held.iter().enumerate() {
+            self.on_table_event(event);
+            if self.seen.is_some() {
+                self.held.extend_from_slice(&held[i + 1..]);
+                return;
+            }
+        }
+    }
+
+    /// The players chose the confirmation policy for the rest of the game (journalled).
+    pub fn set_confirm(&mut self, policy: super::confirm::Confirm) {
+        self.confirm = policy;
+        if let Some(j) = self.journal.as_mut() {
+            if let Err(e) = j.append(&Entry::Confirm(policy)) {
+                let note = self.note(format!("journal: {e:#}"));
+                self.rulings.push(note);
+            }
+        }
+        if !policy.waits() && self.seen.is_some() {
+            self.confirm_seen();
         }
     }
 
@@ -215,14 +321,7 @@ impl Session {
         action: Action,
         _source: Source,
     ) -> Result<(), rules_core::Violation> {
-        let mut base = self.state.clone();
-        if self.header.hidden_hands {
-            if let Some(card) = laid_from_hand(&action) {
-                base = reveal(&base, seat, card)?;
-            }
-        }
-        check_as(&base, seat, &action)?;
-        let (next, events) = apply(&base, &action)?;
+        let (base, next, events) = self.try_action(seat, &action)?;
         let described = blitz::scenario::describe_all(&base, &next, &events);
         self.rulings.push(Ruling {
             round: base.round,
@@ -358,6 +457,10 @@ impl Session {
     /// Turns one table event into an engine action, a question, or nothing (a change the engine made
     /// itself, such as a destroyed card taken off the table).
     pub fn on_table_event(&mut self, event: &TableEvent) {
+        if self.seen.is_some() {
+            self.held.push(event.clone());
+            return;
+        }
         match event {
             TableEvent::Placed { card, place } => self.on_placed(card, place.cell),
             TableEvent::Moved { card, to, .. } => self.on_moved(card, *to),
@@ -468,8 +571,8 @@ impl Session {
                 };
                 if check_as(&self.state, s, &attack).is_ok() {
                     self.declaring.clear();
-                    self.submit(s, attack, Source::Camera);
-                    if self.state.placed(card).is_some() {
+                    self.submit_camera(s, attack);
+                    if self.seen.is_none() && self.state.placed(card).is_some() {
                         self.questions.push(Question {
                             text: format!(
                                 "{} 未被消灭，请放回 / was not destroyed: put it back",
@@ -491,7 +594,7 @@ impl Session {
             let side = self.state.side_of(owner);
             if self.state.step == Step::DeployMove && blitz::board::enemy_depth(side, p.cell) == 3 {
                 let to = Cell::new(p.cell.col, blitz::board::breakthrough_row(side));
-                if self.submit(owner, Action::Move { card, to }, Source::Camera) {
+                if self.submit_camera(owner, Action::Move { card, to }) {
                     return;
                 }
             }
@@ -624,7 +727,7 @@ impl Session {
     /// Once the table has been quiet for a while (or a button is pressed), a declared attack with a
     /// single possible target is made.
     pub fn on_quiet(&mut self) {
-        if self.declaring.is_empty() {
+        if self.declaring.is_empty() || self.seen.is_some() {
             return;
         }
         let options = self.attack_options();
@@ -632,7 +735,7 @@ impl Session {
             let (seat, attack) = (*seat, attack.clone());
             self.declaring.clear();
             self.questions.retain(|q| !q.text.starts_with("攻击目标"));
-            self.submit(seat, attack, Source::Camera);
+            self.submit_camera(seat, attack);
         }
     }
 
@@ -652,7 +755,7 @@ impl Session {
 
     /// Applies a change seen on the table; a refusal is flagged at once and asked about.
     fn submit_seen(&mut self, seat: PlayerId, action: Action, question: String) {
-        if !self.submit(seat, action.clone(), Source::Camera) {
+        if !self.submit_camera(seat, action.clone()) {
             let why = self
                 .rulings
                 .last()
@@ -706,6 +809,34 @@ impl Session {
                 self.rulings.push(note);
             }
         }
+    }
+}
+
+/// A change seen on the table for people: the card, where from and where to.
+fn seen_text(state: &State, action: &Action) -> String {
+    let name = |c: CardId| state.card_name(c);
+    let from = |c: CardId| {
+        state
+            .placed(c)
+            .map(|p| p.cell.to_string())
+            .unwrap_or_else(|| "手牌 hand".into())
+    };
+    match action {
+        Action::Deploy { card, cell } | Action::PlaceFacility { card, cell } => {
+            format!("{} {} → {cell}", name(*card), from(*card))
+        }
+        Action::Move { card, to } => format!("{} {} → {to}", name(*card), from(*card)),
+        Action::Advance(card) => format!("{} {} 推进 advances", name(*card), from(*card)),
+        Action::Attack { attackers, target } => {
+            let who: Vec<String> = attackers.iter().map(|&c| name(c)).collect();
+            format!(
+                "{} 攻击 attack {} ({})",
+                who.join(" + "),
+                name(*target),
+                from(*target)
+            )
+        }
+        other => other.notation(state),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod allied;
 pub mod blitz;
+pub mod confirm;
 pub mod demo;
 pub mod runner;
 pub mod tracker;

@@ -3,6 +3,7 @@
 use super::board::BoardPanel;
 use super::feed::Feed;
 use crate::live::allied::ImageEdge;
+use crate::live::confirm::Confirm;
 use crate::live::runner::Runner;
 use blitz::profile::{AnnihilationScope, CombineAttacks};
 use blitz::{Action, PlayerId, Profile};
@@ -25,6 +26,11 @@ pub enum Command {
     SetProfile(Profile),
     /// The players say which edge of the camera picture the Allied side is at.
     AlliedSide(ImageEdge),
+    /// OK for the change the camera saw.
+    ConfirmSeen,
+    /// Not what happened: nothing is committed (the players put it back or type a correction).
+    RejectSeen,
+    SetConfirm(Confirm),
 }
 
 pub struct BlitzApp {
@@ -77,8 +83,15 @@ impl BlitzApp {
                 session.undo();
             }
             Command::Correct(text) => {
+                // A correction replaces what the camera understood.
+                if session.seen.is_some() {
+                    session.reject_seen();
+                }
                 self.runner.press(&text);
             }
+            Command::ConfirmSeen => session.confirm_seen(),
+            Command::RejectSeen => session.reject_seen(),
+            Command::SetConfirm(policy) => session.set_confirm(policy),
             Command::AlliedSide(edge) => {
                 session.set_allied_edge(edge);
                 if let Some(feed) = self.feed.as_mut() {
@@ -175,6 +188,7 @@ impl BlitzApp {
             };
             ui.label(super::style::prompt(ruling_line(last)).color(colour));
         }
+        out.extend(self.seen_ui(ui));
         if self.runner.allied_side_unknown && self.runner.session.allied_edge.is_none() {
             let question =
                 "同盟方在画面哪一边？ Which side of the camera picture is the Allied side?";
@@ -182,6 +196,43 @@ impl BlitzApp {
         }
         if let Some(why) = &self.runner.camera_lost {
             ui.colored_label(Color32::from_rgb(230, 150, 40), format!("摄像头中断，游戏已保留 / camera lost ({why}): the game is kept and resumes when frames return"));
+        }
+        out
+    }
+
+    /// The change the camera understood, waiting for OK (Enter), a correction or a rejection; and,
+    /// after the first round, the question whether to go on confirming.
+    fn seen_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        let session = &self.runner.session;
+        if let Some(seen) = &session.seen {
+            let amber = Color32::from_rgb(240, 200, 80);
+            ui.label(super::style::prompt(format!("看到 Seen — {}", seen.text)).color(amber));
+            let typing = ui.ctx().egui_wants_keyboard_input();
+            let enter =
+                !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+            ui.horizontal(|ui| {
+                if ui.button("确认 OK [Enter]").clicked() || enter {
+                    out.push(Command::ConfirmSeen);
+                }
+                if ui.button("更正 Correct…").clicked() {
+                    self.correction = seen.notation.clone();
+                }
+                if ui.button("不采纳 Not this").clicked() {
+                    out.push(Command::RejectSeen);
+                }
+            });
+        }
+        if session.confirm.asks_from(session.state.round) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("第一回合已结束：继续逐一确认吗？ Round 1 is over: go on confirming every change?");
+                if ui.button("继续确认 Keep confirming").clicked() {
+                    out.push(Command::SetConfirm(Confirm::Every));
+                }
+                if ui.button("稳定后自动提交 Commit once stable").clicked() {
+                    out.push(Command::SetConfirm(Confirm::Stable));
+                }
+            });
         }
         out
     }

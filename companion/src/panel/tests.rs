@@ -262,3 +262,172 @@ fn text_size_control_resizes_every_text_style() {
     // egui's own zoom would scale the whole window and clip the side panels.
     assert_eq!(h.ctx.zoom_factor(), 1.0);
 }
+
+fn placed(card: &str, cell: (i8, i8)) -> crate::live::tracker::TableEvent {
+    crate::live::tracker::TableEvent::Placed {
+        card: card.into(),
+        place: crate::live::tracker::CardPlace {
+            cell,
+            tapped: false,
+        },
+    }
+}
+
+fn cell_of(app: &BlitzApp, card: &str) -> Option<String> {
+    let state = &app.runner.session.state;
+    state
+        .placed(state.card_by_id(card).unwrap())
+        .map(|p| p.cell.to_string())
+}
+
+/// A deploy-step game journalled to a fresh file, confirming every change.
+fn confirming_app(name: &str) -> (BlitzApp, std::path::PathBuf) {
+    let path = std::env::temp_dir().join(format!(
+        "arbiter-confirm-{name}-{}.jsonl",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
+    let mut session = Session::new(
+        two_player_header(),
+        Arc::new(Catalogue::demo()),
+        Some(&path),
+    )
+    .unwrap();
+    for a in [
+        Action::Keep,
+        Action::Keep,
+        Action::SkipDraw,
+        Action::SkipDraw,
+    ] {
+        let seat = session.state.actor().unwrap();
+        assert!(session.submit(seat, a, Source::Panel));
+    }
+    session.set_confirm(crate::live::confirm::Confirm::Every);
+    let app = BlitzApp::new(
+        Runner::new(session, Tracker::new(TrackerConfig::default())),
+        None,
+    );
+    (app, path)
+}
+
+fn journal_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Confirm every change: what the camera saw waits, shown as card, from and to; Enter commits and
+/// journals it; a second change seen meanwhile waits behind it, then "not this" commits nothing.
+#[test]
+fn a_seen_change_waits_for_ok_and_enter_commits_it() {
+    let (mut app, path) = confirming_app("ok");
+    let lines_before = journal_lines(&path).len();
+    app.runner.session.on_table_event(&placed("us-u01", (1, 2)));
+    app.runner.session.on_table_event(&placed("ss-u01", (2, 4)));
+    assert_eq!(
+        cell_of(&app, "us-u01"),
+        None,
+        "nothing committed before the OK"
+    );
+    let mut h = harness(app);
+    assert!(h.query_by_label_contains("看到 Seen").is_some());
+    assert!(
+        h.query_by_label_contains("M4谢尔曼坦克 M4 Sherman 手牌 hand → B3")
+            .is_some(),
+        "the change is shown as card, from and to"
+    );
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert_eq!(cell_of(h.state(), "us-u01").as_deref(), Some("B3"));
+    let lines = journal_lines(&path);
+    assert_eq!(lines.len(), lines_before + 1);
+    assert!(
+        lines[lines.len() - 1].contains("deploy us-u01 B3"),
+        "{}",
+        lines[lines.len() - 1]
+    );
+    // The second placement, held while the first waited, now waits in its turn.
+    let waiting = h
+        .state()
+        .runner
+        .session
+        .seen
+        .clone()
+        .expect("the second change waits");
+    assert_eq!(waiting.notation, "deploy ss-u01 C5");
+    h.get_by_label("不采纳 Not this").click();
+    h.run();
+    assert_eq!(cell_of(h.state(), "ss-u01"), None);
+    assert!(h.state().runner.session.seen.is_none());
+    assert_eq!(
+        journal_lines(&path).len(),
+        lines_before + 1,
+        "a rejection commits nothing"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+/// "Correct…" puts what the camera understood in the correction box; the typed action replaces
+/// it and is journalled as the players' own.
+#[test]
+fn a_seen_change_is_corrected_by_typing_the_right_action() {
+    let (mut app, path) = confirming_app("correct");
+    app.runner.session.on_table_event(&placed("us-u01", (1, 2)));
+    let mut h = harness(app);
+    h.get_by_label("更正 Correct…").click();
+    h.run();
+    let input = h.get_by_role(egui::accesskit::Role::TextInput);
+    assert_eq!(input.value().as_deref(), Some("deploy us-u01 B3"));
+    input.focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("deploy us-u01 C3");
+    h.run();
+    h.get_by_label("确认 Confirm").click();
+    h.run();
+    assert_eq!(cell_of(h.state(), "us-u01").as_deref(), Some("C3"));
+    assert!(h.state().runner.session.seen.is_none());
+    let last = journal_lines(&path).pop().unwrap();
+    assert!(
+        last.contains("deploy us-u01 C3") && last.contains("Panel"),
+        "{last}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+/// First-round policy: from round 2 the panel asks once whether to go on confirming; the answer
+/// is journalled and a resumed game keeps it.
+#[test]
+fn after_the_first_round_the_panel_asks_whether_to_go_on_confirming() {
+    let (mut app, path) = confirming_app("policy");
+    app.runner
+        .session
+        .set_confirm(crate::live::confirm::Confirm::FirstRound);
+    app.runner.session.state.round = 2;
+    let mut h = harness(app);
+    h.get_by_label("稳定后自动提交 Commit once stable").click();
+    h.run();
+    assert_eq!(
+        h.state().runner.session.confirm,
+        crate::live::confirm::Confirm::Stable
+    );
+    assert!(h
+        .query_by_label("稳定后自动提交 Commit once stable")
+        .is_none());
+    // Now a legal change commits without waiting.
+    h.state_mut().runner.session.state.round = 1;
+    h.state_mut()
+        .runner
+        .session
+        .on_table_event(&placed("us-u01", (1, 2)));
+    assert_eq!(cell_of(h.state(), "us-u01").as_deref(), Some("B3"));
+    drop(h);
+    let (resumed, _) = Session::resume(&path, Arc::new(Catalogue::demo())).unwrap();
+    assert_eq!(resumed.confirm, crate::live::confirm::Confirm::Stable);
+    let _ = std::fs::remove_file(&path);
+}
