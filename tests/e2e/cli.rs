@@ -438,5 +438,29 @@ fn one_print_command_writes_each_games_set() {
             "{game}: {fronts} fronts, {backs} backs"
         );
     }
+    // Fields of Fire: the 50 demo action cards, nine a page, and nothing but the PDF.
+    let out = dir.join("fof");
+    let done = run(&[
+        "print",
+        "--game",
+        "fof",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&done.stdout).expect("JSON");
+    let pages = v["pages"].as_array().expect("pages");
+    let cards: usize = pages
+        .iter()
+        .filter(|p| p["page"] == "fronts")
+        .map(|p| p["cards"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(cards, 50);
+    assert!(out.join("fof-kit.pdf").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
