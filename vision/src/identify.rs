@@ -382,7 +382,7 @@ pub fn enroll(image: &Mat, card: &str, known: &ReferenceSet) -> Result<Enrolled,
     // One card, maybe close to the camera: allow a hole up to most of the frame.
     let opts = crate::detect::DetectOptions {
         max_area_fraction: 0.9,
-        ..Default::default()
+        ..crate::detect::DetectOptions::plain()
     };
     let holes = crate::detect::find_holes(&gray, &opts, None)?;
     let hole = holes

@@ -243,6 +243,50 @@ fn boards_from_the_second_compositor_get_their_cells() {
     );
 }
 
+/// A board from the second compositor seen from its end at 39° (tuning seed 612056): the far
+/// front-line cards are 37 px wide and out of focus, so blur closes the white gap between frame and
+/// picture. The plain passes miss them; the sharpened copy around the cards found opens it.
+#[test]
+fn far_out_of_focus_cards_are_found_on_the_sharpened_copy() {
+    use vision::detect::{find_holes, DetectOptions};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/far-cards");
+    let manifest = vision::eval::BoardManifest::load(&dir).unwrap();
+    let scene = &manifest.scenes[0];
+    let image = vision::pipeline::read_image(&dir.join(&scene.image)).unwrap();
+    let mut gray = opencv::core::Mat::default();
+    opencv::imgproc::cvt_color(&image, &mut gray, opencv::imgproc::COLOR_BGR2GRAY, 0).unwrap();
+    let found = |opts: &DetectOptions, id: &str| {
+        let card = scene.cards.iter().find(|c| c.id == id).unwrap();
+        let centre = vision::geometry::centroid(&card.corners.map(|p| [p[0] as f64, p[1] as f64]));
+        find_holes(&gray, opts, None)
+            .unwrap()
+            .iter()
+            .any(|h| vision::detect::dist(vision::geometry::centroid(&h.points), centre) < 8.0)
+    };
+    let far = ["front-3", "front-4", "front-5", "ss-u10"];
+    for id in far {
+        assert!(
+            !found(&DetectOptions::plain(), id),
+            "{id}: the plain passes now find it"
+        );
+        assert!(found(&DetectOptions::default(), id), "{id} not found");
+    }
+    // Everything the plain passes find, the sharpened default finds too.
+    for card in scene
+        .cards
+        .iter()
+        .filter(|c| !c.covered && !far.contains(&c.id.as_str()))
+    {
+        if found(&DetectOptions::plain(), &card.id) {
+            assert!(
+                found(&DetectOptions::default(), &card.id),
+                "{} lost",
+                card.id
+            );
+        }
+    }
+}
+
 #[test]
 fn a_missing_or_broken_board_manifest_is_an_error_naming_it() {
     let dir = std::env::temp_dir().join(format!("arbiter-boards-bad-{}", std::process::id()));

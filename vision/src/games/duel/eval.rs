@@ -18,7 +18,11 @@ pub fn duel_scanner(catalogue: &Catalogue) -> Result<Scanner, VisionError> {
     Ok(Scanner::with_table(
         refs,
         Box::new(DuelTable::new(catalogue)),
-        ScannerOptions::default(),
+        // A face-down card is an unnamed outline: only the plain threshold passes look.
+        ScannerOptions {
+            detect: crate::detect::DetectOptions::plain(),
+            ..ScannerOptions::default()
+        },
     ))
 }
 
