@@ -319,6 +319,8 @@ impl eframe::App for DuelTableApp {
 }
 
 /// Opens the window. Returns when it is closed.
-pub fn run(app: DuelTableApp) -> anyhow::Result<()> {
+pub fn run(mut app: DuelTableApp) -> anyhow::Result<()> {
+    app.style
+        .remember_in(crate::paths::user_data(crate::panel::style::SAVED_FILE));
     crate::panel::open_window("陣面對決 at the table", app)
 }

@@ -314,7 +314,9 @@ fn top_ui(
 }
 
 /// Opens the window on a journal's game. Returns when it is closed.
-pub fn run(app: FofApp) -> anyhow::Result<()> {
+pub fn run(mut app: FofApp) -> anyhow::Result<()> {
+    app.style
+        .remember_in(crate::paths::user_data(crate::panel::style::SAVED_FILE));
     let title = format!(
         "Arbiter · Fields of Fire · {}",
         app.journal.path().display()

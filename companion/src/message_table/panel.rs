@@ -672,6 +672,8 @@ impl eframe::App for MessageTableApp {
 }
 
 /// Opens the window. Returns when it is closed.
-pub fn run(app: MessageTableApp) -> anyhow::Result<()> {
+pub fn run(mut app: MessageTableApp) -> anyhow::Result<()> {
+    app.style
+        .remember_in(crate::paths::user_data(crate::panel::style::SAVED_FILE));
     crate::panel::open_window("Arbiter · 风声", app)
 }

@@ -35,7 +35,9 @@ pub fn install_cjk_font(ctx: &egui::Context) -> Option<String> {
 }
 
 /// Opens the Blitz window. Returns when it is closed.
-pub fn run(app: BlitzApp, title: &str) -> anyhow::Result<()> {
+pub fn run(mut app: BlitzApp, title: &str) -> anyhow::Result<()> {
+    app.style
+        .remember_in(crate::paths::user_data(crate::panel::style::SAVED_FILE));
     open_window(title, app)
 }
 

@@ -1,9 +1,11 @@
 //! Table mode: type large enough to read from a metre away on a 1080p screen, changed at the table
 //! with A− / A+ (or Ctrl + / Ctrl −). The text styles are resized, so layouts reflow; egui's own
-//! zoom, which scales the whole window and clips the side panels, is turned off.
+//! zoom, which scales the whole window and clips the side panels, is turned off. The size chosen is
+//! kept for the next window in the player's data folder.
 
 use egui::{FontId, Key, KeyboardShortcut, Modifiers, RichText, TextStyle};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// Body text at table distance: 20 px is read from 1 m on a 24" 1080p screen.
 pub const DEFAULT_BODY_PX: f32 = 20.0;
@@ -23,12 +25,18 @@ fn prompt_style() -> TextStyle {
     TextStyle::Name("prompt".into())
 }
 
+/// The file in the player's data folder that keeps the type size between windows.
+pub const SAVED_FILE: &str = "panel.json";
+
 /// The saved type size and whether the window's styles already match it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableStyle {
     pub body_px: f32,
     #[serde(skip)]
     applied: Option<f32>,
+    /// Where a changed size is written (none: not kept, as in tests).
+    #[serde(skip)]
+    remembered_in: Option<PathBuf>,
 }
 
 impl Default for TableStyle {
@@ -42,6 +50,43 @@ impl TableStyle {
         TableStyle {
             body_px: body_px.clamp(MIN_BODY_PX, MAX_BODY_PX),
             applied: None,
+            remembered_in: None,
+        }
+    }
+
+    /// Takes the size saved in `file` (a missing file keeps this one; an unreadable one is named
+    /// on stderr and left alone until the size is changed) and saves every later change there.
+    pub fn remember_in(&mut self, file: PathBuf) {
+        match std::fs::read_to_string(&file) {
+            Ok(text) => match serde_json::from_str::<TableStyle>(&text) {
+                Ok(saved) => self.body_px = saved.body_px.clamp(MIN_BODY_PX, MAX_BODY_PX),
+                Err(e) => eprintln!(
+                    "warning: {}: not a saved panel style ({e}); using {} px",
+                    file.display(),
+                    self.body_px
+                ),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("warning: cannot read {}: {e}", file.display()),
+        }
+        self.applied = None;
+        self.remembered_in = Some(file);
+    }
+
+    fn save(&self, file: &Path) {
+        let written = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                let text = serde_json::to_string(self).map_err(std::io::Error::other)?;
+                std::fs::write(file, text)
+            });
+        if let Err(e) = written {
+            // The window goes on at the size chosen; only the next one will not know it.
+            eprintln!(
+                "warning: cannot save the text size in {}: {e}",
+                file.display()
+            );
         }
     }
 
@@ -62,6 +107,9 @@ impl TableStyle {
         }
         if self.applied == Some(self.body_px) {
             return;
+        }
+        if let (Some(file), Some(_)) = (&self.remembered_in, self.applied) {
+            self.save(file);
         }
         let body = self.body_px;
         ctx.options_mut(|o| o.zoom_with_keyboard = false);

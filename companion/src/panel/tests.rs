@@ -263,6 +263,41 @@ fn text_size_control_resizes_every_text_style() {
     assert_eq!(h.ctx.zoom_factor(), 1.0);
 }
 
+/// The size chosen in one window is the next window's size; a saved file that is not a style is
+/// left as it was until the size is changed.
+#[test]
+fn text_size_is_kept_for_the_next_window() {
+    use super::style::DEFAULT_BODY_PX;
+    let file =
+        std::env::temp_dir().join(format!("arbiter-panel-style-{}.json", std::process::id()));
+    std::fs::remove_file(&file).ok();
+    let mut first = app_at_deploy();
+    first.style.remember_in(file.clone());
+    let mut h = harness(first);
+    h.get_by_label("A+").click();
+    h.run();
+    h.get_by_label("A+").click();
+    h.run();
+    assert!(file.is_file(), "nothing saved");
+    let mut second = app_at_deploy();
+    second.style.remember_in(file.clone());
+    let h = harness(second);
+    assert_eq!(h.state().style.body_px, DEFAULT_BODY_PX + 4.0);
+    assert_eq!(
+        h.ctx.global_style().text_styles[&egui::TextStyle::Body].size,
+        DEFAULT_BODY_PX + 4.0
+    );
+    drop(h);
+    std::fs::write(&file, "not json").unwrap();
+    let mut third = app_at_deploy();
+    third.style.remember_in(file.clone());
+    let mut h = harness(third);
+    h.run();
+    assert_eq!(h.state().style.body_px, DEFAULT_BODY_PX);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not json");
+    std::fs::remove_file(&file).ok();
+}
+
 fn placed(card: &str, cell: (i8, i8)) -> crate::live::tracker::TableEvent {
     crate::live::tracker::TableEvent::Placed {
         card: card.into(),
