@@ -1,11 +1,13 @@
 //! `arbiter duel …`: check decks and catalogues, play seeded games between random legal players, and
-//! play at the table (camera → engine; printing faces, rendering and measuring synthetic scenes).
+//! play at the table (camera → engine; rendering and measuring synthetic scenes). The printable
+//! faces are `arbiter print --game duel`.
 
 use anyhow::Context;
 use duel::catalogue::Catalogue;
 use duel::selfplay::random_game;
 use duel::{from_setup, parse_deck, Duel, Outcome, Profile, Setup};
 use rules_core::Game;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -31,11 +33,17 @@ enum Cmd {
         /// Rules profile TOML; default: models/catalogues/duel/profile.toml as shipped.
         #[arg(long)]
         profile: Option<PathBuf>,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Validate a catalogue file and count its cards and keywords.
     CheckCatalogue {
         /// Default: the shipped demo catalogue.
         file: Option<PathBuf>,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Play one game between two random legal players (seeded) and print the result.
     Selfplay {
@@ -57,18 +65,13 @@ enum Cmd {
         /// Print every action with the prompt it answered.
         #[arg(long)]
         log: bool,
-        /// Print the final state as player A sees it (JSON).
-        #[arg(long)]
+        /// Print the result as JSON: each game's outcome and final state as player A sees it, and
+        /// the totals.
+        #[arg(long, conflicts_with = "log")]
         json: bool,
     },
     /// Play at the table: the camera reads both sides' 陣地 and territories and feeds the engine.
     Table(crate::duel_table::run::TableArgs),
-    /// Write the printable Duel faces, the card back, A4 sheets and the Duel mat (as `arbiter
-    /// print --game duel`).
-    Print {
-        #[arg(long)]
-        out: PathBuf,
-    },
     /// Render synthetic Duel table scenes (PNG + ground-truth JSON), or the scripted game's frames.
     RenderScene {
         #[arg(long, default_value_t = 1)]
@@ -80,6 +83,9 @@ enum Cmd {
         /// The scripted demo game (frames frame-NNNN.png) instead of random scenes.
         #[arg(long)]
         script: bool,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Measure the table reading on random synthetic scenes (identity, 陣地, tapped, face-down, ms).
     EvalTable {
@@ -128,15 +134,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     use crate::duel_table::run as table;
     match args.command {
         Cmd::Table(args) => table::table(args),
-        Cmd::Print { out } => {
-            crate::vision_cli::print(crate::vision_cli::PrintGame::Duel, &out, false)
-        }
         Cmd::RenderScene {
             seed,
             count,
             out,
             script,
-        } => table::render_scene(seed, count, &out, script),
+            json,
+        } => table::render_scene(seed, count, &out, script, json),
         Cmd::EvalTable {
             seed,
             scenes,
@@ -153,86 +157,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             catalogue,
             pool,
             profile,
-        } => {
-            let cat = load_catalogue(catalogue.as_deref())?;
-            let profile = load_profile(profile.as_deref())?;
-            let pool = match pool {
-                Some(p) => Some(
-                    duel::deck::parse_pool(&p.display().to_string(), &read(&p)?, &cat)
-                        .map_err(|e| anyhow::anyhow!("{e}"))?,
-                ),
-                None => None,
-            };
-            match parse_deck(
-                &file.display().to_string(),
-                &read(&file)?,
-                &cat,
-                &profile,
-                pool.as_ref(),
-            ) {
-                Ok(deck) => {
-                    println!(
-                        "{}: legal {:?} deck \"{}\": {} main, {} sideboard",
-                        file.display(),
-                        deck.format,
-                        deck.name,
-                        deck.main.len(),
-                        deck.sideboard.len()
-                    );
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(errors) => {
-                    for e in &errors.0 {
-                        println!("{e}");
-                    }
-                    println!("{}: {} problem(s)", file.display(), errors.0.len());
-                    Ok(ExitCode::FAILURE)
-                }
-            }
-        }
-        Cmd::CheckCatalogue { file } => {
-            let cat = match load_catalogue(file.as_deref()) {
-                Ok(c) => c,
-                Err(e) => {
-                    println!("{e}");
-                    return Ok(ExitCode::FAILURE);
-                }
-            };
-            println!(
-                "{} cards{}",
-                cat.cards.len(),
-                if cat.demo {
-                    " (DEMO catalogue: invented cards)"
-                } else {
-                    ""
-                }
-            );
-            for f in ["wei", "shu", "wu", "qun", "neutral"] {
-                let n = cat
-                    .cards
-                    .iter()
-                    .filter(|c| Some(c.faction) == duel::Faction::parse(f))
-                    .count();
-                println!("  {f}: {n}");
-            }
-            let mut unused = Vec::new();
-            for k in duel::GLOSSARY {
-                let n = cat
-                    .cards
-                    .iter()
-                    .filter(|c| c.keywords.iter().any(|x| x.name_zh() == k))
-                    .count();
-                print!("{k}×{n} ");
-                if n == 0 {
-                    unused.push(k);
-                }
-            }
-            println!();
-            if !unused.is_empty() {
-                println!("keywords no card uses: {}", unused.join(" "));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+            json,
+        } => check_deck(
+            &file,
+            catalogue.as_deref(),
+            pool.as_deref(),
+            profile.as_deref(),
+            json,
+        ),
+        Cmd::CheckCatalogue { file, json } => check_catalogue(file.as_deref(), json),
         Cmd::Selfplay {
             seed,
             deck_a,
@@ -262,6 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut unfinished = 0;
             let (mut wins, mut turns, mut actions) = ([0u64; 2], Vec::new(), Vec::new());
             let started = std::time::Instant::now();
+            let mut played = Vec::new();
             for seed in seed..seed + games {
                 let setup = Setup {
                     names: ["A".into(), "B".into()],
@@ -274,12 +208,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let record = random_game(start.clone(), seed, max_actions, log)?;
                 if log {
                     print_log(start, &record.log)?;
-                }
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&duel::player_view(&record.state, 0))?
-                    );
                 }
                 let s = &record.state;
                 let result = match record.outcome {
@@ -295,12 +223,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 };
                 turns.push(s.turn);
                 actions.push(record.actions);
+                if json {
+                    played.push(SelfplayGame {
+                        seed,
+                        outcome: record.outcome,
+                        result,
+                        turn: s.turn,
+                        actions: record.actions,
+                        life: [s.players[0].life, s.players[1].life],
+                        view: duel::player_view(s, 0),
+                    });
+                    continue;
+                }
                 println!(
                     "seed {seed}: {result} on turn {} after {} actions; life A {} B {}",
                     s.turn, record.actions, s.players[0].life, s.players[1].life
                 );
             }
-            if games > 1 {
+            if json {
+                let report = SelfplayReport {
+                    games: played,
+                    wins,
+                    unfinished,
+                };
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else if games > 1 {
                 let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
                 let t: Vec<usize> = turns.iter().map(|&t| t as usize).collect();
                 println!(
@@ -316,6 +263,207 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+/// What `duel selfplay --json` prints: every game, then the totals.
+#[derive(serde::Serialize)]
+struct SelfplayReport {
+    games: Vec<SelfplayGame>,
+    /// Games won by A and by B.
+    wins: [u64; 2],
+    /// Games that reached --max-actions without a result.
+    unfinished: usize,
+}
+
+#[derive(serde::Serialize)]
+struct SelfplayGame {
+    seed: u64,
+    /// `None`: no result within --max-actions.
+    outcome: Option<Outcome>,
+    /// The outcome in words, as the text output says it.
+    result: String,
+    turn: u32,
+    actions: usize,
+    life: [i32; 2],
+    /// The final state as player A sees it.
+    view: duel::view::PlayerView,
+}
+
+/// What `duel check-deck --json` prints: the deck's format, name and sizes when legal, else
+/// every problem (file:line and card).
+#[derive(serde::Serialize)]
+struct DeckCheck<'a> {
+    file: &'a Path,
+    legal: bool,
+    format: Option<duel::deck::Format>,
+    name: Option<String>,
+    main: Option<usize>,
+    sideboard: Option<usize>,
+    problems: Vec<String>,
+}
+
+fn check_deck(
+    file: &Path,
+    catalogue: Option<&Path>,
+    pool: Option<&Path>,
+    profile: Option<&Path>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let cat = load_catalogue(catalogue)?;
+    let profile = load_profile(profile)?;
+    let pool = match pool {
+        Some(p) => Some(
+            duel::deck::parse_pool(&p.display().to_string(), &read(p)?, &cat)
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+        ),
+        None => None,
+    };
+    let parsed = parse_deck(
+        &file.display().to_string(),
+        &read(file)?,
+        &cat,
+        &profile,
+        pool.as_ref(),
+    );
+    let check = match &parsed {
+        Ok(deck) => DeckCheck {
+            file,
+            legal: true,
+            format: Some(deck.format),
+            name: Some(deck.name.clone()),
+            main: Some(deck.main.len()),
+            sideboard: Some(deck.sideboard.len()),
+            problems: Vec::new(),
+        },
+        Err(errors) => DeckCheck {
+            file,
+            legal: false,
+            format: None,
+            name: None,
+            main: None,
+            sideboard: None,
+            problems: errors.0.iter().map(|e| e.to_string()).collect(),
+        },
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&check)?);
+    } else if let Ok(deck) = &parsed {
+        println!(
+            "{}: legal {} deck \"{}\": {} main, {} sideboard",
+            file.display(),
+            vision::eval::serde_name(&deck.format),
+            deck.name,
+            deck.main.len(),
+            deck.sideboard.len()
+        );
+    } else {
+        for p in &check.problems {
+            println!("{p}");
+        }
+        println!("{}: {} problem(s)", file.display(), check.problems.len());
+    }
+    // An illegal deck is a failed check, also when the verdict is printed as JSON.
+    Ok(if check.legal {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// What `duel check-catalogue --json` prints: card counts by faction and keyword.
+#[derive(serde::Serialize)]
+struct CatalogueCheck<'a> {
+    /// `None`: the shipped demo catalogue.
+    file: Option<&'a Path>,
+    cards: usize,
+    demo: bool,
+    factions: BTreeMap<&'static str, usize>,
+    keywords: BTreeMap<&'static str, usize>,
+    /// Glossary keywords no card uses.
+    unused: Vec<&'static str>,
+}
+
+/// What `duel check-catalogue --json` prints for a catalogue that does not load.
+#[derive(serde::Serialize)]
+struct CatalogueError<'a> {
+    file: Option<&'a Path>,
+    error: String,
+}
+
+fn check_catalogue(file: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
+    let cat = match load_catalogue(file) {
+        Ok(c) => c,
+        Err(e) => {
+            if json {
+                let failed = CatalogueError {
+                    file,
+                    error: format!("{e:#}"),
+                };
+                println!("{}", serde_json::to_string_pretty(&failed)?);
+            } else {
+                println!("{e:#}");
+            }
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    const FACTIONS: [&str; 5] = ["wei", "shu", "wu", "qun", "neutral"];
+    let factions: Vec<(&'static str, usize)> = FACTIONS
+        .iter()
+        .map(|&f| {
+            let n = cat
+                .cards
+                .iter()
+                .filter(|c| Some(c.faction) == duel::Faction::parse(f))
+                .count();
+            (f, n)
+        })
+        .collect();
+    let keywords: Vec<(&'static str, usize)> = duel::GLOSSARY
+        .iter()
+        .map(|&k| {
+            let n = cat
+                .cards
+                .iter()
+                .filter(|c| c.keywords.iter().any(|x| x.name_zh() == k))
+                .count();
+            (k, n)
+        })
+        .collect();
+    let unused: Vec<&'static str> = keywords
+        .iter()
+        .filter(|(_, n)| *n == 0)
+        .map(|(k, _)| *k)
+        .collect();
+    if json {
+        let check = CatalogueCheck {
+            file,
+            cards: cat.cards.len(),
+            demo: cat.demo,
+            factions: factions.iter().copied().collect(),
+            keywords: keywords.iter().copied().collect(),
+            unused,
+        };
+        println!("{}", serde_json::to_string_pretty(&check)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} cards{}",
+        cat.cards.len(),
+        if cat.demo {
+            " (DEMO catalogue: invented cards)"
+        } else {
+            ""
+        }
+    );
+    for (f, n) in &factions {
+        println!("  {f}: {n}");
+    }
+    let counts: Vec<String> = keywords.iter().map(|(k, n)| format!("{k}×{n}")).collect();
+    println!("{}", counts.join(" "));
+    if !unused.is_empty() {
+        println!("keywords no card uses: {}", unused.join(" "));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Every action with the prompt it answered and what happened, with card names.

@@ -690,7 +690,18 @@ impl Output {
             })
             .collect();
         println!("commands: {}; general {}", hqs.join(", "), s.general);
-        println!("enemies: {:?}; PC markers: {:?}", s.enemies, s.pc_markers);
+        let listed = |names: Vec<&str>| {
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        println!(
+            "enemies: {}; PC markers: {}",
+            listed(s.enemies.iter().map(String::as_str).collect()),
+            listed(s.pc_markers.iter().map(String::as_str).collect())
+        );
         println!(
             "deck: {} to draw, {} discarded, shuffle {}",
             s.pile.draw.len(),

@@ -81,8 +81,24 @@ pub struct PlayArgs {
     /// the panel asks). Default: first-round in the window, stable headless. Kept in the journal.
     #[arg(long, value_enum)]
     pub confirm: Option<crate::live::confirm::Confirm>,
+    /// Print the result as JSON (headless: the rulings and where the game stands)
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub identifier: crate::vision_cli::IdentifierChoice,
+}
+
+/// What `play --headless --json` prints: the game's journal, what was read, every ruling, and
+/// where the game stands.
+#[derive(serde::Serialize)]
+struct PlaySummary<'a> {
+    journal: &'a std::path::Path,
+    /// `None`: a journal replayed without a camera.
+    source: Option<String>,
+    frames: u64,
+    rulings: &'a [crate::live::blitz::Ruling],
+    outcome: &'a Option<blitz::state::Outcome>,
+    prompt: rules_core::Prompt,
 }
 
 /// Opens a camera, video or images source and reads its first frame.
@@ -343,6 +359,18 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
                     anyhow::bail!("{}: {why}", feed.describe());
                 }
             }
+        }
+        if args.json {
+            let summary = PlaySummary {
+                journal: args.resume.as_deref().unwrap_or(&args.journal),
+                source: args.source.as_ref().map(|s| s.to_string()),
+                frames: runner.frames,
+                rulings: &runner.session.rulings,
+                outcome: &runner.session.state.outcome,
+                prompt: blitz::prompt(&runner.session.state),
+            };
+            println!("{}", serde_json::to_string_pretty(&summary)?);
+            return Ok(ExitCode::SUCCESS);
         }
         for r in &runner.session.rulings {
             let verdict = if r.accepted {

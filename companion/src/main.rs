@@ -13,6 +13,7 @@ mod message_cli;
 mod message_table;
 mod panel;
 mod paths;
+mod show;
 mod table;
 mod vision_cli;
 mod vision_compare;

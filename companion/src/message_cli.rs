@@ -1,5 +1,5 @@
 //! `arbiter message …`: rule on a transmission chain at the table, check the data files, and play
-//! seeded random games.
+//! seeded random games. The printable faces and seat cards are `arbiter print --game message`.
 
 use crate::table::source::SourceSpec;
 use anyhow::Context;
@@ -72,12 +72,6 @@ enum Cmd {
     /// At the table: read each seat's face-up intelligence with the camera, keep the tally and
     /// announce deaths and possible victories (the panel also rules on transmission chains).
     Table(TableArgs),
-    /// Write the printable faces (one PNG per face kind), A4 sheets of the whole deck and the seat
-    /// cards (as `arbiter print --game message`).
-    Print {
-        #[arg(long)]
-        out: PathBuf,
-    },
     /// Render a synthetic table scene (image, ground truth, seat regions) from a seed; with --game,
     /// the frames of a game in progress (one card arriving every few frames).
     RenderScene {
@@ -98,6 +92,9 @@ enum Cmd {
         width: i32,
         #[arg(long, default_value_t = 1080)]
         height: i32,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Measure the table reading on synthetic scenes (identity, colour, seat, time per frame).
     Eval {
@@ -125,6 +122,9 @@ enum Cmd {
     Check {
         #[command(flatten)]
         data: DataArgs,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Play a seeded game between random legal players and print the result.
     Selfplay {
@@ -137,8 +137,8 @@ enum Cmd {
         /// Print every event with the rule it applies.
         #[arg(long)]
         log: bool,
-        /// Print the final state as seat 1 sees it (JSON).
-        #[arg(long)]
+        /// Print the result as JSON: the outcome and the final state as seat 1 sees it.
+        #[arg(long, conflicts_with = "log")]
         json: bool,
         #[command(flatten)]
         data: DataArgs,
@@ -166,7 +166,8 @@ struct TableArgs {
     /// Synthetic game: colours arriving in front of each seat, e.g. kkk,rr,urr.
     #[arg(long)]
     script: Option<String>,
-    /// Print a JSON summary at the end (headless).
+    /// Headless: print one JSON summary at the end (the tallies, what was said, the deaths) instead
+    /// of the lines as they come.
     #[arg(long)]
     json: bool,
     /// Journal the table here (the panel keeps one in the player's data folder anyway).
@@ -283,9 +284,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Table(args) => table(args),
-        Cmd::Print { out } => {
-            crate::vision_cli::print(crate::vision_cli::PrintGame::Message, &out, false)
-        }
         Cmd::RenderScene {
             seed,
             out,
@@ -294,7 +292,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seats,
             width,
             height,
-        } => render_scene(seed, &out, game, script.as_deref(), seats, (width, height)),
+            json,
+        } => render_scene(
+            seed,
+            &out,
+            game,
+            script.as_deref(),
+            seats,
+            (width, height),
+            json,
+        ),
         Cmd::Eval {
             scenes,
             seed,
@@ -345,32 +352,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             crate::message_table::report::eval_report(&outcomes, &source, json)
         }
-        Cmd::Check { data } => {
-            let (cat, profile) = load(&data)?;
-            let cards = &cat.deck.cards;
-            let count = |c| cards.iter().filter(|x| x.colour == c).count();
-            println!(
-                "deck: {} cards ({} red, {} blue, {} black); {} from the seed, {} assumed (RULES-NOTES, editable)",
-                cards.len(),
-                count(message::Colour::Red),
-                count(message::Colour::Blue),
-                count(message::Colour::Black),
-                cards.iter().filter(|c| !c.assumed).count(),
-                cards.iter().filter(|c| c.assumed).count()
-            );
-            for k in message::Kind::ALL {
-                let n = cards.iter().filter(|c| c.kind == k).count();
-                println!("  {}×{n} windows {:?}", k.zh(), cat.deck.windows(k));
-            }
-            let demo = cat.characters.iter().filter(|c| c.demo).count();
-            println!(
-                "characters: {} ({demo} DEMO, invented by the project)",
-                cat.characters.len()
-            );
-            println!("identity table: {} player counts", cat.identities.len());
-            println!("profile: {profile:?}");
-            Ok(ExitCode::SUCCESS)
-        }
+        Cmd::Check { data, json } => check(&data, json),
         Cmd::Selfplay {
             players,
             seed,
@@ -404,6 +386,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             let s = &played.state;
+            if json {
+                let report = SelfplayReport {
+                    seed,
+                    players,
+                    finished: played.finished,
+                    outcome: &s.outcome,
+                    turns: s.turns_played,
+                    actions: played.log.len(),
+                    view: player_view(s, 0),
+                };
+                println!("{}", serde_json::to_string_pretty(&report)?);
+                return Ok(if played.finished {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                });
+            }
             match &s.outcome {
                 Some(Outcome::Win {
                     winners,
@@ -422,9 +421,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     played.log.len()
                 ),
             }
-            if json {
-                println!("{}", serde_json::to_string_pretty(&player_view(s, 0))?);
-            }
             Ok(if played.finished {
                 ExitCode::SUCCESS
             } else {
@@ -432,6 +428,108 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+/// What `message selfplay --json` prints: how the game ended and where it stood.
+#[derive(serde::Serialize)]
+struct SelfplayReport<'a> {
+    seed: u64,
+    players: usize,
+    /// False when --max-actions was reached first, or no action was legal.
+    finished: bool,
+    outcome: &'a Option<Outcome>,
+    turns: u32,
+    actions: usize,
+    /// The final state as seat 1 sees it.
+    view: message::View,
+}
+
+/// What `message check --json` prints: the data files summarised, and the profile as loaded.
+#[derive(serde::Serialize)]
+struct DataCheck<'a> {
+    deck: DeckSummary<'a>,
+    characters: CharacterSummary,
+    /// Player counts the identity table covers.
+    identity_tables: usize,
+    profile: &'a Profile,
+}
+
+#[derive(serde::Serialize)]
+struct DeckSummary<'a> {
+    total: usize,
+    red: usize,
+    blue: usize,
+    black: usize,
+    /// Cards as the seed lists them, and those assumed (RULES-NOTES, editable).
+    from_seed: usize,
+    assumed: usize,
+    kinds: Vec<KindSummary<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct KindSummary<'a> {
+    kind: message::Kind,
+    zh: &'static str,
+    cards: usize,
+    windows: &'a [message::catalogue::Window],
+}
+
+#[derive(serde::Serialize)]
+struct CharacterSummary {
+    total: usize,
+    /// Invented by the project (not the published characters).
+    demo: usize,
+}
+
+fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
+    let (cat, profile) = load(data)?;
+    let cards = &cat.deck.cards;
+    let count = |c| cards.iter().filter(|x| x.colour == c).count();
+    let summary = DataCheck {
+        deck: DeckSummary {
+            total: cards.len(),
+            red: count(message::Colour::Red),
+            blue: count(message::Colour::Blue),
+            black: count(message::Colour::Black),
+            from_seed: cards.iter().filter(|c| !c.assumed).count(),
+            assumed: cards.iter().filter(|c| c.assumed).count(),
+            kinds: message::Kind::ALL
+                .iter()
+                .map(|&k| KindSummary {
+                    kind: k,
+                    zh: k.zh(),
+                    cards: cards.iter().filter(|c| c.kind == k).count(),
+                    windows: cat.deck.windows(k),
+                })
+                .collect(),
+        },
+        characters: CharacterSummary {
+            total: cat.characters.len(),
+            demo: cat.characters.iter().filter(|c| c.demo).count(),
+        },
+        identity_tables: cat.identities.len(),
+        profile: &profile,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let d = &summary.deck;
+    println!(
+        "deck: {} cards ({} red, {} blue, {} black); {} from the seed, {} assumed (RULES-NOTES, editable)",
+        d.total, d.red, d.blue, d.black, d.from_seed, d.assumed
+    );
+    for k in &d.kinds {
+        let windows: Vec<String> = k.windows.iter().map(vision::eval::serde_name).collect();
+        println!("  {}×{} windows: {}", k.zh, k.cards, windows.join(", "));
+    }
+    println!(
+        "characters: {} ({} DEMO, invented by the project)",
+        summary.characters.total, summary.characters.demo
+    );
+    println!("identity table: {} player counts", summary.identity_tables);
+    crate::show::print_options("profile", &profile)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn print_ruling(r: &Ruling, responses: &[String]) {
@@ -471,13 +569,25 @@ fn render_scene(
     script: Option<&str>,
     seats: Option<usize>,
     size: (i32, i32),
+    json: bool,
 ) -> anyhow::Result<ExitCode> {
     use vision::games::message::{layout_from_colours, MessageSceneOptions, MessageSceneRenderer};
     let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let write = |name: &str, text: String| {
+    let write = |name: &str, text: String| -> anyhow::Result<PathBuf> {
         let path = out.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(path)
+    };
+    let mut rendered = Rendered {
+        out,
+        seed,
+        game,
+        seats: 0,
+        cards: 0,
+        images: Vec::new(),
+        truth: None,
+        seat_regions: None,
     };
     if game {
         let mut g = crate::message_table::feed::SyntheticGame::new(&cat, seed, script)?;
@@ -486,19 +596,29 @@ fn render_scene(
             let scene = g.frame(i)?;
             let path = out.join(format!("frame-{i:04}.png"));
             vision::sheets::write_png(&path, &scene.image)?;
+            rendered.images.push(path);
             if i + 1 == g.frames() {
-                write("truth.json", serde_json::to_string_pretty(&scene.truth)?)?;
-                write(
+                rendered.truth = Some(write(
+                    "truth.json",
+                    serde_json::to_string_pretty(&scene.truth)?,
+                )?);
+                rendered.seat_regions = Some(write(
                     "seats.json",
                     serde_json::to_string_pretty(&scene.truth.regions)?,
-                )?;
+                )?);
+                rendered.seats = scene.truth.seats;
+                rendered.cards = scene.truth.cards.len();
             }
         }
-        println!(
-            "{} frames of a 风声 game (seed {seed}) in {}, with seats.json and truth.json (the last frame)",
-            g.frames(),
-            out.display()
-        );
+        if json {
+            println!("{}", serde_json::to_string_pretty(&rendered)?);
+        } else {
+            println!(
+                "{} frames of a 风声 game (seed {seed}) in {}, with seats.json and truth.json (the last frame)",
+                g.frames(),
+                out.display()
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let layout = match script {
@@ -520,19 +640,44 @@ fn render_scene(
             ..MessageSceneOptions::default()
         },
     )?;
-    vision::sheets::write_png(&out.join("scene.png"), &scene.image)?;
-    write("truth.json", serde_json::to_string_pretty(&scene.truth)?)?;
-    write(
+    let image = out.join("scene.png");
+    vision::sheets::write_png(&image, &scene.image)?;
+    rendered.images.push(image);
+    rendered.truth = Some(write(
+        "truth.json",
+        serde_json::to_string_pretty(&scene.truth)?,
+    )?);
+    rendered.seat_regions = Some(write(
         "seats.json",
         serde_json::to_string_pretty(&scene.truth.regions)?,
-    )?;
-    println!(
-        "scene seed {seed}: {} seats, {} cards → {}/scene.png, truth.json, seats.json",
-        scene.truth.seats,
-        scene.truth.cards.len(),
-        out.display()
-    );
+    )?);
+    rendered.seats = scene.truth.seats;
+    rendered.cards = scene.truth.cards.len();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rendered)?);
+    } else {
+        println!(
+            "scene seed {seed}: {} seats, {} cards → {}/scene.png, truth.json, seats.json",
+            rendered.seats,
+            rendered.cards,
+            out.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `message render-scene --json` prints: the files written, and the table in the (last) frame.
+#[derive(serde::Serialize)]
+struct Rendered<'a> {
+    out: &'a Path,
+    seed: u64,
+    /// A game in progress (frame-NNNN.png) rather than one scene.
+    game: bool,
+    seats: usize,
+    cards: usize,
+    images: Vec<PathBuf>,
+    truth: Option<PathBuf>,
+    seat_regions: Option<PathBuf>,
 }
 
 fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
@@ -658,7 +803,9 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         }
         ms.push(frame.scan_ms);
         for c in session.see(frame.index, frame.cards) {
-            println!("frame {}: {}", frame.index, say(&c));
+            if !args.json {
+                println!("frame {}: {}", frame.index, say(&c));
+            }
         }
         if let Some(e) = &session.journal_error {
             anyhow::bail!("{e}");
@@ -666,18 +813,6 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     }
     ms.sort_by(f64::total_cmp);
     let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
-    println!(
-        "{} frames, {:.0} ms a frame (median); tally: {}",
-        ms.len(),
-        median,
-        session
-            .tallies
-            .iter()
-            .enumerate()
-            .map(|(i, t)| format!("玩家{} 红{}蓝{}黑{}", i + 1, t.red, t.blue, t.black))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
     if args.json {
         println!(
             "{}",
@@ -690,6 +825,19 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
                 "dead": session.dead,
             }))?
         );
+        return Ok(ExitCode::SUCCESS);
     }
+    println!(
+        "{} frames, {:.0} ms a frame (median); tally: {}",
+        ms.len(),
+        median,
+        session
+            .tallies
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("玩家{} 红{}蓝{}黑{}", i + 1, t.red, t.blue, t.black))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -215,6 +215,9 @@ pub enum Command {
         /// model|fused` know this print (without the model, the card is enrolled for `hash` only).
         #[arg(long, default_value = "models/identify/card_embed.tflite")]
         model: PathBuf,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
         image: PathBuf,
     },
     /// Enrol a whole deck from photos of blocks of cards laid upright in catalogue order (say 3×3),
@@ -323,6 +326,9 @@ pub enum Command {
         /// Where the camera stands.
         #[arg(long, value_enum, default_value = "allied")]
         camera: CameraArg,
+        /// Print the result as JSON
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -351,10 +357,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             id,
             refs,
             model,
+            json,
             image,
         } => {
             let refs = refs.unwrap_or_else(|| crate::paths::user_data("enrolled.json"));
-            enroll(game, id, refs, &crate::paths::shipped(&model), image)
+            enroll(game, id, refs, &crate::paths::shipped(&model), image, json)
         }
         Command::EvalVision {
             game,
@@ -469,7 +476,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             out,
             hard,
             camera,
-        } => render_scene(seed, out, hard, camera),
+            json,
+        } => render_scene(seed, out, hard, camera, json),
     }
 }
 
@@ -492,8 +500,8 @@ pub enum PrintGame {
     Fof,
 }
 
-/// Writes `game`'s printable set into `out` (`arbiter print`, and `duel print` / `message print`):
-/// the faces and sheets as PNGs, and the whole kit as `<game>-kit.pdf`.
+/// Writes `game`'s printable set into `out` (`arbiter print`): the faces and sheets as PNGs, and the
+/// whole kit as `<game>-kit.pdf`.
 pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
     use clap::ValueEnum;
     let name = game
@@ -680,12 +688,35 @@ fn method(c: &vision::Calibration) -> &'static str {
     }
 }
 
+/// What `enroll --json` prints: the card enrolled, where, and what the player should know.
+#[derive(serde::Serialize)]
+struct Enrolment {
+    id: String,
+    image: PathBuf,
+    refs: PathBuf,
+    /// References the file holds now.
+    references: usize,
+    /// The learned identifier's embedding was stored (else the print is known to `hash` only).
+    embedding: bool,
+    /// A known card this print looks like, and how alike.
+    similar: Option<Similar>,
+    /// The warnings also written to stderr.
+    warnings: Vec<String>,
+}
+
+#[derive(serde::Serialize)]
+struct Similar {
+    card: String,
+    score: f32,
+}
+
 fn enroll(
     game: GameName,
     id: String,
     refs: PathBuf,
     model: &std::path::Path,
     image: PathBuf,
+    json: bool,
 ) -> anyhow::Result<ExitCode> {
     blitz_only(game)?;
     let cat = blitz::catalogue::Catalogue::demo();
@@ -706,29 +737,47 @@ fn enroll(
         similar,
         corners,
     } = vision::identify::enroll(&img, &id, &known).with_context(|| image.display().to_string())?;
+    let mut warnings = Vec::new();
     match vision::embed::Embedder::load(model) {
         Ok(embedder) => {
             let crop = vision::embed::warp_crop(&img, &corners)?;
             reference.embedding = embedder.embed(&crop)?;
         }
-        Err(e) => eprintln!("warning: {e}; {id} is enrolled for --identifier hash only"),
+        Err(e) => warnings.push(format!("{e}; {id} is enrolled for --identifier hash only")),
     }
-    if let Some((other, score)) = similar {
-        eprintln!(
-            "warning: {} looks like {other} (score {score:.2}); the scanner may confuse them",
+    if let Some((other, score)) = &similar {
+        warnings.push(format!(
+            "{} looks like {other} (score {score:.2}); the scanner may confuse them",
             image.display()
-        );
+        ));
     }
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    let embedding = !reference.embedding.is_empty();
     enrolled.refs.push(reference);
     if let Some(dir) = refs.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     }
     enrolled.save(&refs)?;
-    println!(
-        "enrolled {id} into {} ({} references)",
-        refs.display(),
-        enrolled.refs.len()
-    );
+    if json {
+        let done = Enrolment {
+            id,
+            image,
+            refs,
+            references: enrolled.refs.len(),
+            embedding,
+            similar: similar.map(|(card, score)| Similar { card, score }),
+            warnings,
+        };
+        println!("{}", serde_json::to_string_pretty(&done)?);
+    } else {
+        println!(
+            "enrolled {id} into {} ({} references)",
+            refs.display(),
+            enrolled.refs.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -889,11 +938,21 @@ impl Eval {
     }
 }
 
+/// What `render-scene --json` prints: the scene's seed and the files written.
+#[derive(serde::Serialize)]
+struct Rendered<'a> {
+    out: &'a std::path::Path,
+    seed: u64,
+    image: &'a std::path::Path,
+    truth: &'a std::path::Path,
+}
+
 fn render_scene(
     seed: u64,
     out: PathBuf,
     hard: Option<HardArg>,
     camera: CameraArg,
+    json: bool,
 ) -> anyhow::Result<ExitCode> {
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&cat)?;
@@ -909,6 +968,16 @@ fn render_scene(
     let truth = out.join(format!("scene-{seed}.json"));
     std::fs::write(&truth, serde_json::to_string_pretty(&scene.truth)?)
         .with_context(|| truth.display().to_string())?;
-    println!("wrote {} and {}", image.display(), truth.display());
+    if json {
+        let rendered = Rendered {
+            out: &out,
+            seed,
+            image: &image,
+            truth: &truth,
+        };
+        println!("{}", serde_json::to_string_pretty(&rendered)?);
+    } else {
+        println!("wrote {} and {}", image.display(), truth.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,11 +1,11 @@
 """Duel tables from the second compositor (compose.py, no code shared with vision/src/scene.rs):
-our printed Duel faces and back (`arbiter duel print --out FACES`) laid as a Duel table, with the
+our printed Duel faces and back (`arbiter print --game duel --out FACES`) laid as a Duel table, with the
 printed mat or without it, photographed from anywhere round the table, as `arbiter duel eval-table
 --scenes-dir` reads them (manifest.json: per card its id, image corners from its own top-left,
 place (陣地 or territory strip), tapped, covered; per scene the camera and the image direction
 toward the near player, which the players give the panel once when there is no mat).
 
-    arbiter duel print --out /tmp/duel-faces
+    arbiter print --game duel --out /tmp/duel-faces
     python3 models/detect/export_duel.py --faces /tmp/duel-faces --out /tmp/arbiter-duel \\
         --scenes 1000 [--seed 620000]
 
@@ -161,7 +161,7 @@ def scene_job(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--faces", required=True, help="`arbiter duel print --out` folder")
+    ap.add_argument("--faces", required=True, help="`arbiter print --game duel --out` folder")
     ap.add_argument("--out", required=True)
     ap.add_argument("--scenes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=620000)

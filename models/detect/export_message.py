@@ -1,12 +1,12 @@
 """风声 tables from the second compositor (compose.py, no code shared with vision/src/scene.rs):
-our printed 风声 faces and seat cards (`arbiter message print --out FACES`) laid round an oval
+our printed 风声 faces and seat cards (`arbiter print --game message --out FACES`) laid round an oval
 table, 3-9 seats, each seat's received intelligence in a row in front of its player (facing that
 player, some rows fanned so the cards overlap) and the seat's printed seat card beyond the row,
 photographed from anywhere round the table, as `arbiter message eval --scenes-dir` reads them
 (manifest.json: per card its face id, seat, image corners from its own top-left, overlapped and
 covered; per scene the camera and the table).
 
-    arbiter message print --out /tmp/message-faces
+    arbiter print --game message --out /tmp/message-faces
     python3 models/detect/export_message.py --faces /tmp/message-faces --out /tmp/arbiter-message \\
         --scenes 300 [--seed 660000]
 
@@ -148,7 +148,7 @@ def scene_job(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--faces", required=True, help="`arbiter message print --out` folder")
+    ap.add_argument("--faces", required=True, help="`arbiter print --game message --out` folder")
     ap.add_argument("--out", required=True)
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=660000)

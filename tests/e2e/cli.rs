@@ -223,6 +223,7 @@ fn commands_work_from_another_directory() {
             "blitz",
             "--id",
             &id,
+            "--json",
             photo.to_str().unwrap(),
         ])
         .output()
@@ -232,7 +233,12 @@ fn commands_work_from_another_directory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(data.join("arbiter").join("enrolled.json").exists());
+    let enrolled: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(enrolled["id"], id.as_str());
+    assert_eq!(enrolled["embedding"], true, "{enrolled}");
+    let refs = data.join("arbiter").join("enrolled.json");
+    assert_eq!(enrolled["refs"].as_str(), refs.to_str());
+    assert!(refs.exists());
     assert!(
         !dir.join("models").exists(),
         "nothing written into the working directory's models/"
@@ -462,5 +468,317 @@ fn one_print_command_writes_each_games_set() {
         .sum();
     assert_eq!(cards, 50);
     assert!(out.join("fof-kit.pdf").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The leaf subcommands under `path` (e.g. `["duel"]`), found by walking each `--help`'s
+/// "Commands:" section, as their full paths (`duel check-deck`).
+fn leaf_commands(path: &[String]) -> Vec<Vec<String>> {
+    let mut args = path.to_vec();
+    args.push("--help".into());
+    let out = arbiter().args(&args).output().expect("run arbiter");
+    let help = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{args:?}: {help}");
+    let Some(start) = help.find("Commands:\n") else {
+        return vec![path.to_vec()];
+    };
+    // A command's line starts two spaces in; wrapped descriptions are indented further.
+    let names: Vec<String> = help[start + "Commands:\n".len()..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect();
+    assert!(!names.is_empty(), "{args:?}: no commands in {help}");
+    names
+        .into_iter()
+        .flat_map(|name| {
+            let mut sub = path.to_vec();
+            sub.push(name);
+            leaf_commands(&sub)
+        })
+        .collect()
+}
+
+/// Every leaf command that prints results takes `--json`, and with it prints one JSON value on
+/// stdout (nothing else there), on shipped data, quickly and without a camera.
+#[test]
+fn every_command_that_prints_has_json() {
+    // Leaves without a result to print: `fof panel` only opens the window on a journal.
+    const NO_RESULT: [&str; 1] = ["fof panel"];
+    // Leaves that have --json (checked below) but are not run here, and why.
+    const NOT_RUN: [(&str, &str); 2] = [
+        (
+            "enroll",
+            "needs a photo of a printed Blitz face (the whole print set, ~8 s): \
+             commands_work_from_another_directory enrols one with --json",
+        ),
+        (
+            "eval-cards",
+            "enrols every card of an evaluation set before scoring one scene (~8 s in a debug build)",
+        ),
+    ];
+    let leaves: Vec<String> = leaf_commands(&[])
+        .into_iter()
+        .map(|p| p.join(" "))
+        .collect();
+    assert!(leaves.len() > 20, "{leaves:?}");
+    for leaf in &leaves {
+        if NO_RESULT.contains(&leaf.as_str()) {
+            continue;
+        }
+        let mut args: Vec<&str> = leaf.split(' ').collect();
+        args.push("--help");
+        let out = run(&args);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("--json"),
+            "`arbiter {leaf}` has no --json:\n{help}"
+        );
+    }
+
+    let dir = std::env::temp_dir().join(format!("arbiter-every-json-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| {
+        dir.join(name)
+            .to_str()
+            .expect("a UTF-8 temp path")
+            .to_string()
+    };
+    let bad_deck = at("bad-deck.toml");
+    std::fs::write(
+        &bad_deck,
+        "format = \"constructed\"\n[main]\n\"wei-land\" = 10\n",
+    )
+    .unwrap();
+    let journal = at("fof.jsonl");
+    // A fof command's arguments on the temp journal.
+    let fof = |words: &[&str]| -> Vec<String> {
+        let mut args = vec!["--journal".to_string(), journal.clone()];
+        args.extend(words.iter().map(|w| w.to_string()));
+        args
+    };
+    let blocks = root().join("vision/tests/fixtures/any-cards/blocks");
+    let blocks = |name: &str| blocks.join(name).to_str().unwrap().to_string();
+    // (leaf, arguments after the leaf's own words, succeeds), in an order where each run finds
+    // what an earlier one wrote.
+    let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let runs: Vec<(&str, Vec<String>, bool)> = vec![
+        (
+            "blitz replay",
+            s(&["models/scenarios/blitz/demo-2p.toml"]),
+            true,
+        ),
+        ("blitz check", vec![], true),
+        (
+            "fof new",
+            fof(&[
+                "--mission",
+                "models/catalogues/fof/demo-mission.toml",
+                "--seed",
+                "7",
+            ]),
+            true,
+        ),
+        ("fof act", fof(&["activate", "co"]), true),
+        ("fof next", fof(&[]), true),
+        ("fof draw", fof(&["--purpose", "e2e"]), true),
+        ("fof actions", fof(&[]), true),
+        ("fof undo", fof(&[]), true),
+        ("fof status", fof(&[]), true),
+        (
+            "message chain",
+            s(&["--players", "3", "--sender", "1", "--method", "密电"]),
+            true,
+        ),
+        (
+            "message tally",
+            s(&["--seat", "红红黑", "--seat", "kkk", "--seat", ""]),
+            true,
+        ),
+        ("message check", vec![], true),
+        (
+            "message selfplay",
+            s(&["--players", "3", "--seed", "1"]),
+            true,
+        ),
+        (
+            "message render-scene",
+            vec!["--seed".into(), "1".into(), "--out".into(), at("message")],
+            true,
+        ),
+        (
+            "message table",
+            vec![
+                "--headless".into(),
+                "--source".into(),
+                format!("images:{}", at("message/scene.png")),
+                "--seats".into(),
+                at("message/seats.json"),
+            ],
+            true,
+        ),
+        ("message eval", s(&["--scenes", "1"]), true),
+        (
+            "duel check-deck",
+            s(&["models/catalogues/duel/deck-wei.toml"]),
+            true,
+        ),
+        // An illegal deck fails, with its problems still printed as JSON.
+        ("duel check-deck", vec![bad_deck.clone()], false),
+        ("duel check-catalogue", vec![], true),
+        ("duel check-catalogue", vec![at("no-such.toml")], false),
+        ("duel selfplay", s(&["--seed", "1"]), true),
+        (
+            "duel render-scene",
+            vec!["--count".into(), "1".into(), "--out".into(), at("duel")],
+            true,
+        ),
+        (
+            "duel table",
+            vec![
+                "--headless".into(),
+                "--source".into(),
+                format!("images:{}", at("duel")),
+            ],
+            true,
+        ),
+        ("duel eval-table", s(&["--scenes", "1"]), true),
+        ("demo", s(&["--headless", "--ground-truth"]), true),
+        (
+            "render-scene",
+            vec!["--seed".into(), "1".into(), "--out".into(), at("blitz")],
+            true,
+        ),
+        (
+            "scan",
+            vec!["--game".into(), "blitz".into(), at("blitz/scene-1.png")],
+            true,
+        ),
+        (
+            "play",
+            vec![
+                "--headless".into(),
+                "--source".into(),
+                format!("images:{}", at("blitz/scene-1.png")),
+                "--journal".into(),
+                at("play.jsonl"),
+            ],
+            true,
+        ),
+        (
+            "print",
+            vec!["--game".into(), "fof".into(), "--out".into(), at("print")],
+            true,
+        ),
+        (
+            "eval-vision",
+            s(&["--game", "blitz", "--scenes", "1"]),
+            true,
+        ),
+        (
+            "enroll-deck",
+            vec![
+                "--ids".into(),
+                blocks("ids.txt"),
+                "--refs".into(),
+                at("deck.json"),
+                blocks("block-1.jpg"),
+            ],
+            true,
+        ),
+    ];
+    let mut printed = std::collections::BTreeMap::new();
+    for (leaf, rest, succeeds) in &runs {
+        assert!(
+            leaves.iter().any(|l| l == leaf),
+            "{leaf} is not among {leaves:?}"
+        );
+        let mut args: Vec<&str> = leaf.split(' ').collect();
+        args.extend(rest.iter().map(String::as_str));
+        args.push("--json");
+        let started = std::time::Instant::now();
+        let out = arbiter()
+            .env("XDG_DATA_HOME", dir.join("data"))
+            .args(&args)
+            .output()
+            .expect("run arbiter");
+        let said = format!(
+            "{args:?} ({:.1} s): {}{}",
+            started.elapsed().as_secs_f64(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.success(), *succeeds, "{said}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {said}"));
+        printed.entry(*leaf).or_insert_with(Vec::new).push(v);
+    }
+    // Every leaf with a result is run above or said why not.
+    for leaf in &leaves {
+        let leaf = leaf.as_str();
+        assert!(
+            printed.contains_key(leaf)
+                || NO_RESULT.contains(&leaf)
+                || NOT_RUN.iter().any(|(l, _)| *l == leaf),
+            "`arbiter {leaf} --json` is not run here: add it, or say in NOT_RUN why not"
+        );
+    }
+    // The new outputs hold what they say.
+    let deck = &printed["duel check-deck"];
+    assert_eq!(deck[0]["legal"], true);
+    assert_eq!(deck[0]["format"], "constructed");
+    assert_eq!(deck[1]["legal"], false);
+    assert!(
+        deck[1]["problems"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty()),
+        "{}",
+        deck[1]
+    );
+    let cat = &printed["duel check-catalogue"];
+    assert!(
+        cat[0]["file"].is_null() && cat[0]["demo"] == true,
+        "{}",
+        cat[0]
+    );
+    assert!(
+        cat[0]["factions"]["wei"].as_u64().is_some_and(|n| n > 0),
+        "{}",
+        cat[0]
+    );
+    assert!(
+        cat[1]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no-such.toml")),
+        "{}",
+        cat[1]
+    );
+    let check = &printed["message check"][0];
+    assert_eq!(check["deck"]["total"], 81);
+    assert_eq!(check["profile"]["death_before_win"], true);
+    for (leaf, image) in [
+        ("render-scene", &printed["render-scene"][0]["image"]),
+        (
+            "duel render-scene",
+            &printed["duel render-scene"][0]["images"][0],
+        ),
+        (
+            "message render-scene",
+            &printed["message render-scene"][0]["images"][0],
+        ),
+    ] {
+        let file = image.as_str().unwrap_or_default();
+        assert!(std::path::Path::new(file).is_file(), "{leaf}: {image}");
+    }
+    let play = &printed["play"][0];
+    assert!(
+        play["rulings"].is_array() && play["prompt"].is_object(),
+        "{play}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

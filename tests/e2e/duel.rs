@@ -10,7 +10,7 @@ fn duel_check_deck_accepts_the_shipped_demo_decks() {
     ] {
         let (ok, text) = run(&["duel", "check-deck", deck]);
         assert!(ok, "{text}");
-        assert!(text.contains("legal Constructed deck"), "{text}");
+        assert!(text.contains("legal constructed deck"), "{text}");
     }
 }
 
@@ -93,10 +93,13 @@ fn duel_table_headless_reads_rendered_frames_into_plays_payments_and_refusals() 
         "打出 虎卫新兵 于陣地 3，横置 魏领土",
         "明置领土 群领土",
         "打出 黄巾信徒 于陣地 3，横置 群领土",
-        "!! refused 黄巾信徒 攻击 [整备]",
+        "!! refused 黄巾信徒 攻击 / Yellow Turban Zealot attacks [整备]",
         "暗置一张领土",
         "虎卫新兵 攻击",
         "黄巾信徒 死去",
+        // The log in English too.
+        "play Tiger Guard Recruit in 陣地 3, tapping",
+        "Yellow Turban Zealot dies",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
@@ -140,7 +143,7 @@ fn duel_table_bad_source_is_an_error_naming_it() {
 #[test]
 fn duel_print_writes_every_face_the_back_and_the_mat() {
     let dir = std::env::temp_dir().join(format!("arbiter-duel-print-{}", std::process::id()));
-    let (ok, text) = run(&["duel", "print", "--out", dir.to_str().unwrap()]);
+    let (ok, text) = run(&["print", "--game", "duel", "--out", dir.to_str().unwrap()]);
     assert!(ok, "{text}");
     for f in ["back.png", "wei-01.png", "mat-duel-2x5.png", "sheet-01.png"] {
         assert!(dir.join(f).is_file(), "{f} missing: {text}");

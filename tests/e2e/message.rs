@@ -247,7 +247,7 @@ fn issue_6_message_table_headless_tallies_rendered_frames_and_announces() {
 fn issue_6_message_print_writes_one_face_per_kind_and_deck_sheets() {
     let dir = std::env::temp_dir().join(format!("arbiter-message-print-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let (ok, text) = run(&["message", "print", "--out", dir.to_str().unwrap()]);
+    let (ok, text) = run(&["print", "--game", "message", "--out", dir.to_str().unwrap()]);
     assert!(ok, "{text}");
     assert!(dir.join("lock-black.png").is_file(), "{text}");
     assert!(

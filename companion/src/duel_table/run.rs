@@ -1,4 +1,4 @@
-//! The `arbiter duel table|print|render-scene|eval-table` commands.
+//! The `arbiter duel table|render-scene|eval-table` commands.
 
 use super::feed::DuelFeed;
 use super::panel::DuelTableApp;
@@ -228,19 +228,50 @@ fn median(v: &[f64]) -> f64 {
 }
 
 /// Random scenes `seed..seed+count` (image + truth JSON), or the scripted game's frames.
-pub fn render_scene(seed: u64, count: u64, out: &Path, script: bool) -> anyhow::Result<ExitCode> {
+/// What `duel render-scene --json` prints: the files written and the seeds they were drawn from.
+#[derive(serde::Serialize)]
+struct Rendered<'a> {
+    out: &'a Path,
+    /// The scripted demo game's frames rather than random scenes.
+    script: bool,
+    seeds: Vec<u64>,
+    images: Vec<PathBuf>,
+    /// Ground truth, one file per random scene (the scripted game writes none).
+    truths: Vec<PathBuf>,
+}
+
+pub fn render_scene(
+    seed: u64,
+    count: u64,
+    out: &Path,
+    script: bool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut rendered = Rendered {
+        out,
+        script,
+        seeds: Vec::new(),
+        images: Vec::new(),
+        truths: Vec::new(),
+    };
     if script {
         let mut table = ScriptedTable::new(seed)?;
         while let Some(frame) = table.next_frame()? {
             let path = out.join(format!("frame-{:04}.png", frame.index));
             vision::sheets::write_png(&path, &frame.image)?;
+            rendered.images.push(path);
         }
-        println!(
-            "{} scripted frames (seed {seed}) in {}",
-            table.frames(),
-            out.display()
-        );
+        rendered.seeds.push(seed);
+        if json {
+            println!("{}", serde_json::to_string_pretty(&rendered)?);
+        } else {
+            println!(
+                "{} scripted frames (seed {seed}) in {}",
+                table.frames(),
+                out.display()
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let renderer = DuelSceneRenderer::new(&duel::Catalogue::demo())?;
@@ -248,15 +279,22 @@ pub fn render_scene(seed: u64, count: u64, out: &Path, script: bool) -> anyhow::
         let scene = renderer.render(s, &DuelSceneOptions::default())?;
         let png = out.join(format!("duel-{s:05}.png"));
         vision::sheets::write_png(&png, &scene.image)?;
-        let json = out.join(format!("duel-{s:05}.json"));
-        std::fs::write(&json, serde_json::to_string_pretty(&scene.truth)?)
-            .with_context(|| format!("cannot write {}", json.display()))?;
+        let truth = out.join(format!("duel-{s:05}.json"));
+        std::fs::write(&truth, serde_json::to_string_pretty(&scene.truth)?)
+            .with_context(|| format!("cannot write {}", truth.display()))?;
+        rendered.seeds.push(s);
+        rendered.images.push(png);
+        rendered.truths.push(truth);
     }
-    println!(
-        "{count} scenes (seeds {seed}..{}) in {}",
-        seed + count,
-        out.display()
-    );
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rendered)?);
+    } else {
+        println!(
+            "{count} scenes (seeds {seed}..{}) in {}",
+            seed + count,
+            out.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -13,11 +13,11 @@ use crate::catalogue::{Catalogue, Kind};
 use crate::keyword::Faction;
 use crate::profile::Profile;
 use rules_core::data::{line_of, parse_toml, DataError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// 标准构筑: 50+ main, sideboard 0 or 10, at most 3 of a name except basic territories.

@@ -37,7 +37,7 @@ pub struct ExternalMessageScene {
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct ExternalMessageCard {
-    /// The face id (`arbiter message print` names each face file by it).
+    /// The face id (`arbiter print --game message` names each face file by it).
     pub id: String,
     /// 0-based, in passing order.
     pub seat: usize,
