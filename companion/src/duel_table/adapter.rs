@@ -157,7 +157,9 @@ impl TableGame {
     pub fn apply(&mut self, action: Action) -> Result<(), rules_core::Violation> {
         let said = match action {
             // The engine had to pick some hand card; at the table it is a secret card back.
-            Action::PlayTerritory { face_up: false, .. } => "暗置一张领土".to_string(),
+            Action::PlayTerritory { face_up: false, .. } => {
+                "暗置一张领土 / a territory, face down".to_string()
+            }
             _ => describe_action(&self.state, &action),
         };
         let (next, events) = Duel::apply(&self.state, &action)?;
