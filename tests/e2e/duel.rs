@@ -140,6 +140,22 @@ fn duel_table_bad_source_is_an_error_naming_it() {
     assert!(text.contains("/no/such/dir"), "{text}");
 }
 
+/// Nobody can confirm a table without the window.
+#[test]
+fn duel_table_headless_cannot_wait_for_confirmation() {
+    let (ok, text) = run(&[
+        "duel",
+        "table",
+        "--source",
+        "synthetic:3",
+        "--headless",
+        "--confirm",
+        "every",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("--confirm stable"), "{text}");
+}
+
 #[test]
 fn duel_print_writes_every_face_the_back_and_the_mat() {
     let dir = std::env::temp_dir().join(format!("arbiter-duel-print-{}", std::process::id()));

@@ -42,6 +42,7 @@ pub struct Waiting {
     pub options: Vec<CardId>,
 }
 
+#[derive(Clone)]
 pub struct TableGame {
     pub state: State,
     /// Engine seat sitting on each side: `[near, far]`.

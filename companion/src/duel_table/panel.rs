@@ -4,6 +4,7 @@
 
 use super::session::{Step, TableSession};
 use crate::live::allied::{ask_edge, ImageEdge};
+use crate::live::confirm::Confirm;
 use crate::panel::feed::Feed;
 use duel::{CardId, Seat};
 use egui::{Color32, RichText};
@@ -22,6 +23,12 @@ pub enum Command {
     EnginePays,
     /// The players' answer: the near player sits at this edge of the camera picture.
     NearSide(ImageEdge),
+    /// The table the camera saw is right: take it.
+    ConfirmSeen,
+    /// It is not: drop it.
+    RejectSeen,
+    /// When tables the camera sees are taken, for the rest of the game.
+    SetConfirm(Confirm),
 }
 
 pub struct DuelTableApp {
@@ -50,6 +57,9 @@ impl DuelTableApp {
 
     pub fn apply(&mut self, c: Command) {
         let step = match c {
+            Command::ConfirmSeen => return self.session.confirm_held(),
+            Command::RejectSeen => return self.session.reject_held(),
+            Command::SetConfirm(policy) => return self.session.set_confirm(policy),
             Command::NearSide(edge) => {
                 if let Some(feed) = self.feed.as_mut() {
                     feed.set_allied_towards(edge.towards());
@@ -96,6 +106,43 @@ impl DuelTableApp {
         }
     }
 
+    /// The table the camera saw, waiting for OK (Enter) or "not this"; after round 1 of a
+    /// first-round policy, whether to go on confirming.
+    fn seen_ui(&self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        let session = &self.session;
+        if let Some(held) = &session.held {
+            let amber = Color32::from_rgb(240, 200, 80);
+            ui.label(crate::panel::style::prompt("看到 Seen —").color(amber));
+            for line in &held.understood {
+                ui.label(crate::panel::style::prompt(line).color(amber));
+            }
+            let typing = ui.ctx().egui_wants_keyboard_input();
+            let enter =
+                !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+            ui.horizontal(|ui| {
+                if ui.button("确认 OK [Enter]").clicked() || enter {
+                    out.push(Command::ConfirmSeen);
+                }
+                if ui.button("不采纳 Not this").clicked() {
+                    out.push(Command::RejectSeen);
+                }
+            });
+        }
+        if session.confirm.asks_from(session.round()) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("第一回合已结束：继续逐一确认吗？ Round 1 is over: go on confirming every change?");
+                if ui.button("继续确认 Keep confirming").clicked() {
+                    out.push(Command::SetConfirm(Confirm::Every));
+                }
+                if ui.button("稳定后自动提交 Commit once stable").clicked() {
+                    out.push(Command::SetConfirm(Confirm::Stable));
+                }
+            });
+        }
+        out
+    }
+
     fn prompt_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
         let s = &self.session.game.state;
         let prompt = duel::Duel::prompt(s);
@@ -103,6 +150,7 @@ impl DuelTableApp {
         self.style.control(ui);
         ui.label(crate::panel::style::prompt(&prompt.text.zh).strong());
         ui.label(crate::panel::style::prompt(&prompt.text.en));
+        out.extend(self.seen_ui(ui));
         if let Some(f) = self.session.game.flags.last() {
             ui.label(
                 crate::panel::style::prompt(format!("!! {} [{}]: {}", f.action, f.rule, f.reason))

@@ -5,6 +5,7 @@ use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
 use super::session::{Header, Step, TableSession};
 use crate::live::allied::ImageEdge;
+use crate::live::confirm::Confirm;
 use crate::panel::feed::Feed;
 use crate::table::source::{after_journal, SourceSpec, SOURCE_GRAMMAR};
 use anyhow::Context;
@@ -53,6 +54,11 @@ pub struct TableArgs {
     /// Continue the game in this journal.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// When a table the camera saw is taken: every (each waits for OK in the panel), stable (once
+    /// the camera has seen it unchanged for a few frames), first-round (every, then the panel
+    /// asks). Default: first-round in the window, stable headless. Kept in the journal.
+    #[arg(long, value_enum)]
+    pub confirm: Option<Confirm>,
     /// Headless: print one JSON summary at the end (the log, the refusals, the state) instead of
     /// the lines as they come.
     #[arg(long)]
@@ -110,6 +116,20 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     };
     session.game.auto_pass = headless;
     session.game.auto_pay = headless;
+    match (args.confirm, headless) {
+        (Some(c), true) if c.waits() => anyhow::bail!(
+            "duel table --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
+            clap::ValueEnum::to_possible_value(&c)
+                .map(|v| v.get_name().to_string())
+                .unwrap_or_default()
+        ),
+        (Some(c), _) if c != session.confirm => session.set_confirm(c),
+        // A resumed game keeps the policy its journal holds.
+        (None, false) if args.resume.is_none() => session.set_confirm(Confirm::FirstRound),
+        // Replaying a journal with no one to confirm: tables are taken once stable.
+        (None, true) => session.confirm = Confirm::Stable,
+        _ => {}
+    }
     if let Some(edge) = args.near_side.filter(|e| session.near_edge != Some(*e)) {
         session.step(Step::NearSide(edge));
     }

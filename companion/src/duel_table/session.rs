@@ -9,6 +9,7 @@
 use super::adapter::TableGame;
 use super::feed::{snapshot, TableSnapshot};
 use crate::live::allied::ImageEdge;
+use crate::live::confirm::Confirm;
 use crate::live::runner::next_frame;
 use crate::live::tracker::{Tracker, TrackerConfig};
 use crate::panel::feed::{Feed, FeedFrame, Overlay};
@@ -58,6 +59,16 @@ pub enum Step {
     EnginePays,
     /// The near player sits at this edge of the camera picture (panel).
     NearSide(ImageEdge),
+    /// The players chose when tables the camera saw are committed (panel).
+    Confirm(Confirm),
+}
+
+/// A table the camera saw, waiting for the players' OK before the game takes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeldTable {
+    step: Step,
+    /// What the game would make of it, in words (plays, payments, attacks, refusals).
+    pub understood: Vec<String>,
 }
 
 pub struct TableSession {
@@ -81,6 +92,10 @@ pub struct TableSession {
     pub last_frame: Option<u64>,
     /// A step that could not be journalled (the game goes on; the panel shows it).
     pub journal_error: Option<String>,
+    /// When a table the camera saw is taken: at once (stable), or after the players' OK.
+    pub confirm: Confirm,
+    /// The table waiting for that OK (a newer one replaces it: each is the whole table).
+    pub held: Option<HeldTable>,
     journal: Option<Journal>,
 }
 
@@ -133,6 +148,8 @@ impl TableSession {
             wait_for_near_side: false,
             last_frame: None,
             journal_error: None,
+            confirm: Confirm::Stable,
+            held: None,
             journal: None,
         }
     }
@@ -204,6 +221,57 @@ impl TableSession {
                 }
             }
             Step::NearSide(edge) => self.near_edge = Some(*edge),
+            Step::Confirm(policy) => self.confirm = *policy,
+        }
+    }
+
+    /// The round being played: both players' first turns are round 1.
+    pub fn round(&self) -> u16 {
+        (self.game.state.turn.div_ceil(2)).min(u16::MAX as u32) as u16
+    }
+
+    /// What taking `table` would do to the game, in words; empty when it changes nothing.
+    fn understand(&self, table: &Step) -> Vec<String> {
+        let mut trial = self.game.clone();
+        let (log, flags) = (trial.log.len(), trial.flags.len());
+        if let Step::Table { table, .. } = table {
+            trial.sync(table);
+        }
+        let mut said: Vec<String> = trial.log[log.min(trial.log.len())..].to_vec();
+        said.extend(
+            trial.flags[flags.min(trial.flags.len())..]
+                .iter()
+                .map(|f| format!("!! {} [{}]: {}", f.action, f.rule, f.reason)),
+        );
+        if said.is_empty() && trial.waiting.is_some() && self.game.waiting.is_none() {
+            said.push("等待支付 a play waits for its payment".into());
+        }
+        said
+    }
+
+    /// The players' OK: the held table is journalled and taken.
+    pub fn confirm_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.step(held.step);
+        }
+    }
+
+    /// The players' "not this": the held table is dropped; the game stays as it was until the
+    /// camera sees the table change again.
+    pub fn reject_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.game
+                .notes
+                .push(format!("不采纳 not taken: {}", held.understood.join("; ")));
+        }
+    }
+
+    /// The players chose the policy for the rest of the game (journalled); stable takes the held
+    /// table now.
+    pub fn set_confirm(&mut self, policy: Confirm) {
+        self.step(Step::Confirm(policy));
+        if !policy.waits() {
+            self.confirm_held();
         }
     }
 
@@ -238,7 +306,9 @@ impl TableSession {
             table: Box::new(snapshot(self.tracker.committed())),
         };
         if !events.is_empty() {
-            self.step(table);
+            self.take_or_hold(table);
+        } else if self.held.is_some() {
+            // Nothing is taken while the players look at what the camera saw.
         } else if self.game.waiting.is_some() {
             // A waiting payment reads the table again each frame; a frame that moved nothing is
             // not journalled (a replay without it rebuilds the same game).
@@ -249,5 +319,24 @@ impl TableSession {
             }
         }
         self.last_events = events;
+    }
+
+    /// A table the tracker committed: taken now, or held for the players' OK when the policy waits
+    /// and it would change the game.
+    fn take_or_hold(&mut self, table: Step) {
+        if !self.confirm.waits() {
+            self.step(table);
+            return;
+        }
+        let understood = self.understand(&table);
+        if understood.is_empty() {
+            self.held = None;
+            self.step(table);
+        } else {
+            self.held = Some(HeldTable {
+                step: table,
+                understood,
+            });
+        }
     }
 }

@@ -5,6 +5,7 @@ use super::adapter::TableGame;
 use super::feed::{sightings, snapshot, SideSnapshot, TableSnapshot};
 use super::panel::DuelTableApp;
 use super::session::TableSession;
+use crate::live::confirm::Confirm;
 use crate::live::tracker::{Tracker, TrackerConfig};
 use duel::state::Territory;
 use duel::{CardId, Phase, Seat};
@@ -505,5 +506,122 @@ fn table_waiting_payment_journals_only_frames_that_change_the_game() {
     assert!(session.game.waiting.is_some(), "{:?}", session.game.flags);
     let lines = std::fs::read_to_string(&path).unwrap().lines().count();
     assert!(lines <= 4, "{lines} journal lines for one table change");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A frame with a Wei territory in the near side's strip, face up.
+fn land_frame(index: u64) -> crate::panel::feed::FeedFrame {
+    let mut view = DuelTableView {
+        calibrated: true,
+        ..DuelTableView::default()
+    };
+    view.near.territories = vec![land_seen(Some("wei-land"), 50.0, false)];
+    crate::panel::feed::FeedFrame {
+        image: None,
+        sightings: sightings(&view, index),
+        overlays: Vec::new(),
+        presses: Vec::new(),
+        allied_side_unknown: false,
+    }
+}
+
+/// Confirming every change: the territory the camera saw waits with what it understood; "not this"
+/// leaves the game as it was, OK (Enter) plays it; after round 1 the panel asks whether to go on.
+#[test]
+fn table_panel_confirms_what_the_camera_saw_before_the_game_takes_it() {
+    let mut session = TableSession::new(game());
+    session.confirm = Confirm::Every;
+    for i in 0..8 {
+        session.process(land_frame(i));
+    }
+    let held = session.held.as_ref().expect("held for the players");
+    assert!(
+        held.understood
+            .iter()
+            .any(|l| l.contains("明置领土 魏领土")),
+        "{:?}",
+        held.understood
+    );
+    assert!(session.game.state.players[0].territories.is_empty());
+    let mut h = harness(DuelTableApp::new(session, None));
+    assert!(h.query_by_label_contains("看到 Seen").is_some());
+    h.get_by_label("不采纳 Not this").click();
+    h.run();
+    assert!(h.state().session.held.is_none());
+    assert!(h.state().session.game.state.players[0]
+        .territories
+        .is_empty());
+    // The card taken up and laid again: the camera sees the table change, held again, then OK.
+    let session = &mut h.state_mut().session;
+    for i in 8..20 {
+        session.process(crate::panel::feed::FeedFrame {
+            sightings: sightings(
+                &DuelTableView {
+                    calibrated: true,
+                    ..DuelTableView::default()
+                },
+                i,
+            ),
+            ..land_frame(i)
+        });
+    }
+    for i in 20..30 {
+        session.process(land_frame(i));
+    }
+    assert!(h.state().session.held.is_some());
+    h.key_press(egui::Key::Enter);
+    h.run();
+    let session = &h.state().session;
+    assert!(session.held.is_none());
+    assert_eq!(session.game.state.players[0].territories.len(), 1);
+    // Stable: the same table is taken without asking.
+    let mut stable = TableSession::new(game());
+    for i in 0..8 {
+        stable.process(land_frame(i));
+    }
+    assert!(stable.held.is_none());
+    assert_eq!(stable.game.state.players[0].territories.len(), 1);
+}
+
+#[test]
+fn table_panel_asks_after_round_one_whether_to_go_on_confirming() {
+    let mut session = TableSession::new(game());
+    session.confirm = Confirm::FirstRound;
+    session.game.state.turn = 3;
+    let mut h = harness(DuelTableApp::new(session, None));
+    h.get_by_label("稳定后自动提交 Commit once stable").click();
+    h.run();
+    assert_eq!(h.state().session.confirm, Confirm::Stable);
+    assert!(h
+        .query_by_label("稳定后自动提交 Commit once stable")
+        .is_none());
+}
+
+/// The policy the players chose is journalled: a resumed game keeps it; a held table is not in
+/// the journal until OK.
+#[test]
+fn table_confirmation_policy_is_journalled_and_resumed() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-confirm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.jsonl");
+    let mut session =
+        TableSession::start(&super::session::Header::demo(1, false), Some(&path)).unwrap();
+    session.set_confirm(Confirm::Every);
+    for i in 0..8 {
+        session.process(land_frame(i));
+    }
+    assert!(session.held.is_some());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("Confirm"), "{text}");
+    assert!(
+        !text.contains("Table"),
+        "a held table is journalled: {text}"
+    );
+    session.confirm_held();
+    drop(session);
+    let (resumed, _, _) = TableSession::resume(&path).unwrap();
+    assert_eq!(resumed.confirm, Confirm::Every);
+    assert_eq!(resumed.game.state.players[0].territories.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
