@@ -176,6 +176,11 @@ struct TableArgs {
     /// Continue the table in this journal: its seats, profile, counts, corrections and deaths.
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// When a count the camera sees is taken: every (each waits for OK in the panel), stable (once
+    /// the camera has seen it unchanged for a few frames), first-round (every, then the panel
+    /// asks). Default: first-round in the window, stable headless. Kept in the journal.
+    #[arg(long, value_enum)]
+    confirm: Option<crate::live::confirm::Confirm>,
     /// Open the panel with this chain already entered and ruled: the sender's seat…
     #[arg(long)]
     chain_sender: Option<usize>,
@@ -733,11 +738,31 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             (None, false) => Ok(TableSession::new(regions, profile)),
         }
     };
+    use crate::live::confirm::Confirm;
+    if let Some(c) = args.confirm.filter(|c| args.headless && c.waits()) {
+        anyhow::bail!(
+            "message table --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
+            clap::ValueEnum::to_possible_value(&c)
+                .map(|v| v.get_name().to_string())
+                .unwrap_or_default()
+        );
+    }
     if !args.headless {
-        let session = match resumed {
+        let new = resumed.is_none();
+        let mut session = match resumed {
             Some(s) => s,
             None => new_session(regions.unwrap_or_default(), profile, true)?,
         };
+        match args.confirm {
+            Some(c) if c != session.confirm => {
+                session.set_confirm(c);
+            }
+            // A resumed table keeps the policy its journal holds.
+            None if new => {
+                session.set_confirm(Confirm::FirstRound);
+            }
+            _ => {}
+        }
         if let Some(p) = session.journal_path() {
             eprintln!(
                 "journal: {} (continue with: arbiter message table --resume {})",
@@ -783,6 +808,8 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         Some(s) => s,
         None => new_session(regions, profile, false)?,
     };
+    // Nobody to confirm: counts are taken once stable (not journalled).
+    session.confirm = Confirm::Stable;
     let mut ms = Vec::new();
     while let Some(frame) = feed.next(&session.regions)? {
         // Seat cards in view: the regions follow them (the count so far stays).

@@ -385,3 +385,19 @@ fn message_eval_reports_by_condition_as_a_table_or_json() {
         "{text}"
     );
 }
+
+/// Nobody can confirm a count without the window.
+#[test]
+fn message_table_headless_cannot_wait_for_confirmation() {
+    let (ok, text) = run(&[
+        "message",
+        "table",
+        "--source",
+        "synthetic",
+        "--headless",
+        "--confirm",
+        "first-round",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("--confirm stable"), "{text}");
+}

@@ -61,6 +61,9 @@ pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Option<String>)> {
                     .map_err(|e| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
             }
             Step::Regions(r) => session.set_regions(r),
+            Step::Confirm(policy) => {
+                session.set_confirm(policy);
+            }
         }
     }
     session.keep_journal(journal, true);

@@ -14,6 +14,7 @@
 //! puts them in the discard pile); its later tally is not announced, and a death declared by mistake
 //! can be undone once the tally no longer holds three black.
 
+use crate::live::confirm::Confirm;
 use crate::live::tracker::{FrameSightings, Sighting, TableEvent, Tracker, TrackerConfig};
 use crate::table::journal::Journal;
 use message::tally::{announce, Announcement, Said, SeatTally};
@@ -140,7 +141,25 @@ pub struct TableSession {
     pub last_frame: Option<u64>,
     /// A step that could not be journalled (the game goes on; the panel and CLI say so).
     pub journal_error: Option<String>,
+    /// When a count the camera sees is taken: at once (stable), or after the players' OK.
+    pub confirm: Confirm,
+    /// The count waiting for that OK (a newer one replaces it).
+    pub held: Option<HeldCount>,
+    /// A count the players said was not what lies on the table: not offered again until the
+    /// camera sees something else.
+    rejected: Option<Vec<SeatTally>>,
+    /// Camera counts taken so far (replayed ones too): with the seats, how far the game is.
+    taken: usize,
     journal: Option<Journal>,
+}
+
+/// The camera's count per seat, waiting for the players' OK before it is taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeldCount {
+    frame: u64,
+    counts: Vec<SeatTally>,
+    /// What changed, a line per seat, in both languages.
+    pub understood: Vec<String>,
 }
 
 /// One committed step of a 风声 table, journalled before it is taken (`super::record`).
@@ -154,6 +173,8 @@ pub enum Step {
     UndoDeath { seat: usize },
     /// New seat regions were set in the panel.
     Regions(SeatRegions),
+    /// The players chose when the camera's counts are taken.
+    Confirm(Confirm),
 }
 
 fn key(seat: usize, colour: Colour, rank: usize) -> String {
@@ -202,6 +223,10 @@ impl TableSession {
             warmup: 0,
             last_frame: None,
             journal_error: None,
+            confirm: Confirm::Stable,
+            held: None,
+            rejected: None,
+            taken: 0,
             journal: None,
         }
     }
@@ -235,6 +260,7 @@ impl TableSession {
             counts: counts.clone(),
         });
         self.last_frame = Some(frame);
+        self.taken += 1;
         self.camera = counts;
         self.camera
             .resize(self.regions.seats.len(), SeatTally::default());
@@ -253,9 +279,11 @@ impl TableSession {
         let journal = self.journal.take();
         let (frames, last_frame, journal_error) =
             (self.frames, self.last_frame, self.journal_error.take());
+        let (confirm, taken) = (self.confirm, self.taken);
         *self = TableSession::new(regions.clone(), self.profile.clone());
         self.journal = journal;
         (self.frames, self.last_frame, self.journal_error) = (frames, last_frame, journal_error);
+        (self.confirm, self.taken) = (confirm, taken);
         self.record(&Step::Regions(regions));
         corrections.resize(self.corrections.len(), Correction::default());
         dead.resize(self.dead.len(), None);
@@ -338,7 +366,21 @@ impl TableSession {
         }
         if self.warmup > 0 {
             self.warmup -= 1;
-        } else if camera != self.camera {
+        } else if camera == self.camera {
+            // The table is back to what was counted.
+            self.held = None;
+            self.rejected = None;
+        } else if self.confirm.waits() {
+            if self.rejected.as_ref() != Some(&camera) {
+                self.rejected = None;
+                let understood = self.understand(&camera);
+                self.held = Some(HeldCount {
+                    frame: index,
+                    counts: camera,
+                    understood,
+                });
+            }
+        } else {
             out.extend(self.take_camera(index, camera));
         }
         out.extend(self.retally());
@@ -351,6 +393,66 @@ impl TableSession {
         }
         out.extend(self.announce_new().into_iter().map(Change::Announce));
         out
+    }
+
+    /// How `counts` differ from the count taken, a line per seat that changed.
+    fn understand(&self, counts: &[SeatTally]) -> Vec<String> {
+        let none = SeatTally::default();
+        counts
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, to)| {
+                let from = self.camera.get(seat).unwrap_or(&none);
+                (from != to).then(|| {
+                    let n = seat + 1;
+                    let zh = |t: &SeatTally| format!("红{} 蓝{} 黑{}", t.red, t.blue, t.black);
+                    let en = |t: &SeatTally| {
+                        format!("{} red, {} blue, {} black", t.red, t.blue, t.black)
+                    };
+                    format!(
+                        "座位 {n}：{} → {} / seat {n}: {} → {}",
+                        zh(from),
+                        zh(to),
+                        en(from),
+                        en(to)
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// The players' OK: the held count is journalled and taken; what changed with it.
+    pub fn confirm_held(&mut self) -> Vec<Change> {
+        match self.held.take() {
+            Some(held) => self.take_camera(held.frame, held.counts),
+            None => Vec::new(),
+        }
+    }
+
+    /// The players' "not this": the held count is dropped, and not offered again until the camera
+    /// sees the table change.
+    pub fn reject_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.rejected = Some(held.counts);
+        }
+    }
+
+    /// The players chose the policy for the rest of the game (journalled); stable takes the held
+    /// count now.
+    pub fn set_confirm(&mut self, policy: Confirm) -> Vec<Change> {
+        self.record(&Step::Confirm(policy));
+        self.confirm = policy;
+        if policy.waits() {
+            Vec::new()
+        } else {
+            self.confirm_held()
+        }
+    }
+
+    /// About how many rounds of intelligence have been counted: one card a seat is a round.
+    pub fn round(&self) -> u16 {
+        let seats = self.regions.seats.len().max(1);
+        (self.taken / seats + 1).min(u16::MAX as usize) as u16
     }
 
     /// The announced tallies from the camera's count and the corrections: what changed.

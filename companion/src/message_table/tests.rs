@@ -493,3 +493,66 @@ fn message_table_panel_corrects_a_seat_and_undoes_a_death() {
     assert!(h.query_by_label_contains("死亡 dead").is_none());
     assert!(h.query_by_label_contains("已修正 corrected").is_none());
 }
+
+/// Confirming every count: the third black card waits with the seat's count before and after; "not
+/// this" keeps the count (and does not offer it again while the table stays so), OK (Enter) takes
+/// it and the death is announced.
+#[test]
+fn message_table_confirms_the_cameras_count_before_taking_it() {
+    use crate::live::confirm::Confirm;
+    let mut s = TableSession::new(regions(), Profile::default());
+    let two = [
+        card(110.0, Colour::Black, true),
+        card(140.0, Colour::Black, true),
+    ];
+    run(&mut s, &two, 4);
+    assert_eq!(s.tallies[1].black, 2);
+    s.set_confirm(Confirm::Every);
+    let three = [two.to_vec(), vec![card(170.0, Colour::Black, true)]].concat();
+    assert!(run(&mut s, &three, 4).is_empty(), "nothing taken before OK");
+    let held = s.held.as_ref().expect("held");
+    assert_eq!(
+        held.understood,
+        vec!["座位 2：红0 蓝0 黑2 → 红0 蓝0 黑3 / seat 2: 0 red, 0 blue, 2 black → 0 red, 0 blue, 3 black"]
+    );
+    let cat = Arc::new(Catalogue::shipped().expect("shipped"));
+    let mut h = harness(MessageTableApp::new(s, None, cat, None));
+    assert!(h.query_by_label_contains("看到 Seen").is_some());
+    h.get_by_label("不采纳 Not this").click();
+    h.run();
+    let s = &mut h.state_mut().session;
+    assert!(run(s, &three, 4).is_empty());
+    assert!(
+        s.held.is_none(),
+        "not offered again while the table stays so"
+    );
+    assert_eq!(s.tallies[1].black, 2);
+    // The card taken up and laid again: offered again, then OK.
+    run(s, &two, 8);
+    run(s, &three, 4);
+    assert!(s.held.is_some());
+    h.key_press(egui::Key::Enter);
+    h.run();
+    let app = h.state();
+    assert_eq!(app.session.tallies[1].black, 3);
+    assert!(app.session.said.iter().any(|x| x.text.zh.contains("死亡")));
+    assert!(app.log.iter().any(|l| l.contains("死亡")), "{:?}", app.log);
+}
+
+/// First round: after as many counts as seats the panel asks whether to go on confirming.
+#[test]
+fn message_table_asks_after_the_first_round_whether_to_go_on_confirming() {
+    use crate::live::confirm::Confirm;
+    let mut s = TableSession::new(regions(), Profile::default());
+    for x in [10.0, 110.0, 210.0, 310.0] {
+        run(&mut s, &[card(x, Colour::Red, true)], 4);
+    }
+    s.set_confirm(Confirm::FirstRound);
+    assert_eq!(s.round(), 2);
+    let cat = Arc::new(Catalogue::shipped().expect("shipped"));
+    let mut h = harness(MessageTableApp::new(s, None, cat, None));
+    h.get_by_label("继续确认 Keep confirming").click();
+    h.run();
+    assert_eq!(h.state().session.confirm, Confirm::Every);
+    assert!(h.query_by_label("继续确认 Keep confirming").is_none());
+}
