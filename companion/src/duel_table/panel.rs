@@ -109,37 +109,17 @@ impl DuelTableApp {
     /// The table the camera saw, waiting for OK (Enter) or "not this"; after round 1 of a
     /// first-round policy, whether to go on confirming.
     fn seen_ui(&self, ui: &mut egui::Ui) -> Vec<Command> {
-        let mut out = Vec::new();
+        use crate::panel::held::{held_ui, policy_ui, Answer};
         let session = &self.session;
+        let mut out = Vec::new();
         if let Some(held) = &session.held {
-            let amber = Color32::from_rgb(240, 200, 80);
-            ui.label(crate::panel::style::prompt("看到 Seen —").color(amber));
-            for line in &held.understood {
-                ui.label(crate::panel::style::prompt(line).color(amber));
+            match held_ui(ui, &held.understood, false) {
+                Some(Answer::Ok) => out.push(Command::ConfirmSeen),
+                Some(Answer::NotThis) => out.push(Command::RejectSeen),
+                Some(Answer::Correct) | None => {}
             }
-            let typing = ui.ctx().egui_wants_keyboard_input();
-            let enter =
-                !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-            ui.horizontal(|ui| {
-                if ui.button("确认 OK [Enter]").clicked() || enter {
-                    out.push(Command::ConfirmSeen);
-                }
-                if ui.button("不采纳 Not this").clicked() {
-                    out.push(Command::RejectSeen);
-                }
-            });
         }
-        if session.confirm.asks_from(session.round()) {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("第一回合已结束：继续逐一确认吗？ Round 1 is over: go on confirming every change?");
-                if ui.button("继续确认 Keep confirming").clicked() {
-                    out.push(Command::SetConfirm(Confirm::Every));
-                }
-                if ui.button("稳定后自动提交 Commit once stable").clicked() {
-                    out.push(Command::SetConfirm(Confirm::Stable));
-                }
-            });
-        }
+        out.extend(policy_ui(ui, session.confirm, session.round()).map(Command::SetConfirm));
         out
     }
 

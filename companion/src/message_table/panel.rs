@@ -4,7 +4,6 @@
 
 use super::feed::TableFeed;
 use super::session::{describe, TableSession};
-use crate::live::confirm::Confirm;
 use egui::{Color32, RichText};
 use message::chain::{parse_response, rule_chain, ChainRequest, Ruling};
 use message::{Catalogue, Colour, Method};
@@ -211,38 +210,20 @@ impl MessageTableApp {
     /// The count the camera saw, waiting for OK (Enter) or "not this"; after the first round of a
     /// first-round policy, whether to go on confirming.
     fn seen_ui(&mut self, ui: &mut egui::Ui) {
+        use crate::panel::held::{held_ui, policy_ui, Answer};
         let mut changes = Vec::new();
         if let Some(held) = &self.session.held {
-            let amber = Color32::from_rgb(240, 200, 80);
-            ui.label(crate::panel::style::prompt("看到 Seen —").color(amber));
-            for line in &held.understood {
-                ui.label(crate::panel::style::prompt(line).color(amber));
-            }
-            let typing = ui.ctx().egui_wants_keyboard_input();
-            let enter =
-                !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-            let (mut ok, mut not_this) = (enter, false);
-            ui.horizontal(|ui| {
-                ok |= ui.button("确认 OK [Enter]").clicked();
-                not_this = ui.button("不采纳 Not this").clicked();
-            });
-            if ok {
-                changes.extend(self.session.confirm_held());
-            } else if not_this {
-                self.session.reject_held();
-                self.log.push("不采纳 not taken: the camera's count".into());
+            match held_ui(ui, &held.understood, false) {
+                Some(Answer::Ok) => changes.extend(self.session.confirm_held()),
+                Some(Answer::NotThis) => {
+                    self.session.reject_held();
+                    self.log.push("不采纳 not taken: the camera's count".into());
+                }
+                Some(Answer::Correct) | None => {}
             }
         }
-        if self.session.confirm.asks_from(self.session.round()) {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("第一轮已结束：继续逐一确认吗？ Round 1 is over: go on confirming every change?");
-                if ui.button("继续确认 Keep confirming").clicked() {
-                    changes.extend(self.session.set_confirm(Confirm::Every));
-                }
-                if ui.button("稳定后自动提交 Commit once stable").clicked() {
-                    changes.extend(self.session.set_confirm(Confirm::Stable));
-                }
-            });
+        if let Some(policy) = policy_ui(ui, self.session.confirm, self.session.round()) {
+            changes.extend(self.session.set_confirm(policy));
         }
         for c in changes {
             self.log.push(describe(&c));

@@ -203,37 +203,18 @@ impl BlitzApp {
     /// The change the camera understood, waiting for OK (Enter), a correction or a rejection; and,
     /// after the first round, the question whether to go on confirming.
     fn seen_ui(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        use super::held::{held_ui, policy_ui, Answer};
         let mut out = Vec::new();
         let session = &self.runner.session;
         if let Some(seen) = &session.seen {
-            let amber = Color32::from_rgb(240, 200, 80);
-            ui.label(super::style::prompt(format!("看到 Seen — {}", seen.text)).color(amber));
-            let typing = ui.ctx().egui_wants_keyboard_input();
-            let enter =
-                !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
-            ui.horizontal(|ui| {
-                if ui.button("确认 OK [Enter]").clicked() || enter {
-                    out.push(Command::ConfirmSeen);
-                }
-                if ui.button("更正 Correct…").clicked() {
-                    self.correction = seen.notation.clone();
-                }
-                if ui.button("不采纳 Not this").clicked() {
-                    out.push(Command::RejectSeen);
-                }
-            });
+            match held_ui(ui, std::slice::from_ref(&seen.text), true) {
+                Some(Answer::Ok) => out.push(Command::ConfirmSeen),
+                Some(Answer::Correct) => self.correction = seen.notation.clone(),
+                Some(Answer::NotThis) => out.push(Command::RejectSeen),
+                None => {}
+            }
         }
-        if session.confirm.asks_from(session.state.round) {
-            ui.horizontal_wrapped(|ui| {
-                ui.label("第一回合已结束：继续逐一确认吗？ Round 1 is over: go on confirming every change?");
-                if ui.button("继续确认 Keep confirming").clicked() {
-                    out.push(Command::SetConfirm(Confirm::Every));
-                }
-                if ui.button("稳定后自动提交 Commit once stable").clicked() {
-                    out.push(Command::SetConfirm(Confirm::Stable));
-                }
-            });
-        }
+        out.extend(policy_ui(ui, session.confirm, session.state.round).map(Command::SetConfirm));
         out
     }
 

@@ -7,6 +7,7 @@ mod app;
 mod board;
 pub mod camera;
 pub mod feed;
+pub mod held;
 pub mod style;
 
 pub use app::BlitzApp;
