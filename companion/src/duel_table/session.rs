@@ -237,7 +237,14 @@ impl TableSession {
         if let Step::Table { table, .. } = table {
             trial.sync(table);
         }
-        let mut said: Vec<String> = trial.log[log.min(trial.log.len())..].to_vec();
+        // The plays, payments and attacks; what follows from them (events, indented) and the
+        // priority passes that carry the game to the table's phase are in the log after OK.
+        let pass = duel::view::describe_action(&trial.state, &duel::Action::Pass);
+        let mut said: Vec<String> = trial.log[log.min(trial.log.len())..]
+            .iter()
+            .filter(|l| !l.starts_with(' ') && !l.ends_with(&pass))
+            .cloned()
+            .collect();
         said.extend(
             trial.flags[flags.min(trial.flags.len())..]
                 .iter()

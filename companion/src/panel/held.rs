@@ -16,14 +16,15 @@ pub enum Answer {
 
 const AMBER: Color32 = Color32::from_rgb(240, 200, 80);
 
-/// The held change (`lines`, the first after "看到 Seen —") and its buttons; Enter is OK unless a
-/// text field has the keyboard. `correctable`: offer 更正 Correct….
+/// Lines of a held change shown in the prompt's size; the rest are counted (a table first seen
+/// mid-game can hold a dozen plays), so the buttons stay in view.
+const SHOWN_LINES: usize = 5;
+
+/// The held change (`lines`, the first after "看到 Seen —") with its buttons above the rest of
+/// it; Enter is OK unless a text field has the keyboard. `correctable`: offer 更正 Correct….
 pub fn held_ui(ui: &mut egui::Ui, lines: &[String], correctable: bool) -> Option<Answer> {
     let (first, rest) = lines.split_first()?;
     ui.label(super::style::prompt(format!("看到 Seen — {first}")).color(AMBER));
-    for line in rest {
-        ui.label(super::style::prompt(line).color(AMBER));
-    }
     let typing = ui.ctx().egui_wants_keyboard_input();
     let enter = !typing && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
     let mut answer = enter.then_some(Answer::Ok);
@@ -38,6 +39,18 @@ pub fn held_ui(ui: &mut egui::Ui, lines: &[String], correctable: bool) -> Option
             answer = Some(Answer::NotThis);
         }
     });
+    for line in rest.iter().take(SHOWN_LINES - 1) {
+        ui.label(super::style::prompt(line).color(AMBER));
+    }
+    let more = rest.len().saturating_sub(SHOWN_LINES - 1);
+    if more > 0 {
+        ui.label(
+            egui::RichText::new(format!(
+                "…另 {more} 项 / {more} more (see the log after OK)"
+            ))
+            .color(AMBER),
+        );
+    }
     answer
 }
 
