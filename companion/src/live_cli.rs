@@ -81,6 +81,13 @@ pub struct PlayArgs {
     /// the panel asks). Default: first-round in the window, stable headless. Kept in the journal.
     #[arg(long, value_enum)]
     pub confirm: Option<crate::live::confirm::Confirm>,
+    /// Catalogue TOML of the cards at the table (default: the shipped demo catalogue); named in
+    /// the journal, which a resumed game checks it against.
+    #[arg(long, conflicts_with = "resume")]
+    pub catalogue: Option<std::path::PathBuf>,
+    /// Rules profile TOML (default: models/profiles/blitz.toml as shipped); kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    pub profile: Option<std::path::PathBuf>,
     /// Print the result as JSON (headless: the rulings and where the game stands)
     #[arg(long)]
     pub json: bool,
@@ -107,6 +114,7 @@ fn open_source(
     mat: bool,
     cols: u8,
     identifier: &crate::vision_cli::IdentifierChoice,
+    catalogue: &Catalogue,
 ) -> anyhow::Result<Box<dyn Feed>> {
     let source = spec.open("`arbiter demo` plays a rendered table")?;
     let options = vision::ScannerOptions {
@@ -115,7 +123,7 @@ fn open_source(
         ..vision::ScannerOptions::default()
     };
     let scanner = identifier.with_detector(
-        vision::Scanner::new(&Catalogue::demo(), options)?.with_identifier(identifier.load()?),
+        vision::Scanner::new(catalogue, options)?.with_identifier(identifier.load()?),
     )?;
     let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
     // Read the first frame now: a source that cannot deliver is an error before any game is written.
@@ -178,6 +186,7 @@ pub fn demo_session(
         profile: scenario.profile.clone().unwrap_or_default(),
         stacked_decks: Vec::new(),
         hidden_hands: true,
+        catalogue: None,
     };
     Session::new(header, Arc::new(Catalogue::demo()), journal)
 }
@@ -288,11 +297,32 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         "play --headless: nothing to read; give --source (camera:N, video:PATH, images:DIR) or \
          --resume FILE to replay a journal's rulings"
     );
-    let catalogue = Arc::new(Catalogue::demo());
+    let (catalogue_file, catalogue) = match &args.catalogue {
+        Some(path) => {
+            let (file, catalogue) = crate::live::blitz::CatalogueFile::load(path)?;
+            (Some(file), Arc::new(catalogue))
+        }
+        None => (None, Arc::new(Catalogue::demo())),
+    };
+    let profile = match &args.profile {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the profile {shown}"))?;
+            blitz::Profile::from_toml(&shown, &text)?
+        }
+        None => blitz::Profile::default(),
+    };
     // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
     let early_cols = if args.players.len() == 4 { 5 } else { 4 };
     let mut feed = match (&args.source, &args.resume) {
-        (Some(s), None) => Some(open_source(s, args.mat, early_cols, &args.identifier)?),
+        (Some(s), None) => Some(open_source(
+            s,
+            args.mat,
+            early_cols,
+            &args.identifier,
+            &catalogue,
+        )?),
         _ => None,
     };
     let session = match &args.resume {
@@ -316,9 +346,10 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
                 game: "blitz".into(),
                 players,
                 seed: args.seed,
-                profile: blitz::Profile::default(),
+                profile,
                 stacked_decks: Vec::new(),
                 hidden_hands: true,
+                catalogue: catalogue_file,
             };
             Session::new(header, catalogue, Some(&args.journal))?
         }
@@ -329,6 +360,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             args.mat,
             runner_cols(&session),
             &args.identifier,
+            &session.catalogue,
         )?);
     }
     let mut session = session;

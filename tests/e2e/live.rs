@@ -182,3 +182,76 @@ fn issue_8_play_with_a_missing_model_names_it_and_writes_no_journal() {
         "no game is started without its identifier"
     );
 }
+
+/// The catalogue and profile a player edits are the ones that run: `play --catalogue --profile`
+/// names the catalogue (with its fingerprint) and keeps the profile in the journal; a catalogue
+/// changed since is refused on resume, naming the journal and the file; a bad profile names its
+/// file.
+#[test]
+fn play_runs_on_the_players_catalogue_and_profile_and_a_changed_catalogue_cannot_resume() {
+    let dir = std::env::temp_dir().join(format!("arbiter-own-catalogue-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    crate::cli::render_blitz_scene(3, &frames);
+    let root = crate::cli::root();
+    let catalogue = dir.join("my-cards.toml");
+    std::fs::copy(root.join("models/catalogues/blitz.toml"), &catalogue).unwrap();
+    let profile = dir.join("my-rules.toml");
+    let shipped = std::fs::read_to_string(root.join("models/profiles/blitz.toml")).unwrap();
+    std::fs::write(&profile, format!("{shipped}\n")).unwrap();
+    let journal = dir.join("game.jsonl");
+    let source = format!("images:{}", frames.join("scene-3.png").display());
+    let play = |extra: &[&str]| {
+        let mut args = vec!["play", "--headless", "--mat", "--source", &source];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let out = play(&[
+        "--catalogue",
+        catalogue.to_str().unwrap(),
+        "--profile",
+        profile.to_str().unwrap(),
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let header = std::fs::read_to_string(&journal).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(
+        header.contains("my-cards.toml") && header.contains("fingerprint"),
+        "{header}"
+    );
+    let out = play(&["--resume", journal.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "the same catalogue resumes: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The player edits the catalogue: the game cannot be replayed on other cards.
+    let text = std::fs::read_to_string(&catalogue).unwrap();
+    std::fs::write(&catalogue, format!("{text}\n# edited\n")).unwrap();
+    let out = play(&["--resume", journal.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("game.jsonl:1") && err.contains("my-cards.toml") && err.contains("changed"),
+        "{err}"
+    );
+    // A profile that is not one names its file.
+    std::fs::write(&profile, "[blitz]\nno_such_option = 1\n").unwrap();
+    let out = play(&[
+        "--profile",
+        profile.to_str().unwrap(),
+        "--journal",
+        dir.join("other.jsonl").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("my-rules.toml"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

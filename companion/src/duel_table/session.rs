@@ -13,7 +13,7 @@ use crate::live::confirm::Confirm;
 use crate::live::runner::next_frame;
 use crate::live::tracker::{Tracker, TrackerConfig};
 use crate::panel::feed::{Feed, FeedFrame, Overlay};
-use crate::table::journal::{expect_game, Journal};
+use crate::table::journal::{expect_game, fingerprint, Journal};
 use anyhow::bail;
 use duel::CardId;
 use serde::{Deserialize, Serialize};
@@ -99,16 +99,6 @@ pub struct TableSession {
     journal: Option<Journal>,
 }
 
-/// A stable fingerprint of a catalogue file's text (FNV-1a).
-pub fn catalogue_hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 impl Header {
     pub fn demo(seed: u64, headless: bool) -> Header {
         Header {
@@ -116,7 +106,7 @@ impl Header {
             format: FORMAT,
             seed,
             headless,
-            catalogue: catalogue_hash(duel::catalogue::DEMO_TOML),
+            catalogue: fingerprint(duel::catalogue::DEMO_TOML),
         }
     }
 
@@ -168,7 +158,7 @@ impl TableSession {
         let header = resumed.header;
         let shown = path.display();
         expect_game(path, (&header.game, header.format), (GAME, FORMAT), "Duel")?;
-        let now = catalogue_hash(duel::catalogue::DEMO_TOML);
+        let now = fingerprint(duel::catalogue::DEMO_TOML);
         if header.catalogue != now {
             bail!(
                 "{shown}:1: played with another catalogue ({}; this one is {now}): it cannot be replayed",

@@ -25,6 +25,47 @@ pub struct Header {
     pub stacked_decks: Vec<Vec<String>>,
     /// Real table: the engine does not know the hands, and a card laid down is revealed from the deck.
     pub hidden_hands: bool,
+    /// The catalogue file the game was played with (none: the shipped demo catalogue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalogue: Option<CatalogueFile>,
+}
+
+/// A catalogue file named in a journal: where it was, and its text's fingerprint, so a resumed
+/// game runs on the same cards or is refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogueFile {
+    pub path: std::path::PathBuf,
+    pub fingerprint: String,
+}
+
+impl CatalogueFile {
+    /// Reads and validates the catalogue at `path`.
+    pub fn load(path: &Path) -> anyhow::Result<(CatalogueFile, Catalogue)> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the catalogue {shown}"))?;
+        let catalogue = Catalogue::from_toml(&shown, &text)?;
+        let file = CatalogueFile {
+            path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            fingerprint: crate::table::journal::fingerprint(&text),
+        };
+        Ok((file, catalogue))
+    }
+
+    /// The catalogue a journal's header names, checked against its fingerprint.
+    pub fn reload(&self, journal: &Path) -> anyhow::Result<Catalogue> {
+        let (now, catalogue) = Self::load(&self.path)
+            .with_context(|| format!("{}:1: the game's catalogue", journal.display()))?;
+        anyhow::ensure!(
+            now.fingerprint == self.fingerprint,
+            "{}:1: the catalogue {} changed since the game began (fingerprint {}, now {}): it cannot be replayed",
+            journal.display(),
+            self.path.display(),
+            self.fingerprint,
+            now.fingerprint
+        );
+        Ok(catalogue)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +124,7 @@ pub struct Session {
     actions: Vec<(PlayerId, Action)>,
     /// Which of `actions` the players overruled the engine for.
     overruled: Vec<usize>,
-    catalogue: Arc<Catalogue>,
+    pub catalogue: Arc<Catalogue>,
     pub rulings: Vec<Ruling>,
     pub questions: Vec<Question>,
     /// Units turned sideways in the attack step, not yet resolved into one attack.
@@ -139,6 +180,11 @@ impl Session {
         catalogue: Arc<Catalogue>,
     ) -> anyhow::Result<(Session, Option<String>)> {
         let (journal, resumed) = Journal::resume::<Header, Entry>(path)?;
+        // A game played on a catalogue file goes on with that file, unchanged.
+        let catalogue = match &resumed.header.catalogue {
+            Some(file) => Arc::new(file.reload(path)?),
+            None => catalogue,
+        };
         let mut session = Session::new(resumed.header, catalogue, None)?;
         for (i, entry) in resumed.entries.iter().enumerate() {
             match entry {

@@ -16,6 +16,7 @@ fn header(hidden: bool) -> Header {
         profile: Profile::default(),
         stacked_decks: vec![],
         hidden_hands: hidden,
+        catalogue: None,
     }
 }
 

@@ -171,6 +171,7 @@ mod tests {
             profile: blitz::Profile::default(),
             stacked_decks: vec![],
             hidden_hands: true,
+            catalogue: None,
         };
         let session = Session::new(header, Arc::new(Catalogue::demo()), None).unwrap();
         let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));

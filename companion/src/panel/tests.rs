@@ -20,6 +20,7 @@ fn two_player_header() -> Header {
         profile: Profile::default(),
         stacked_decks: vec![],
         hidden_hands: true,
+        catalogue: None,
     }
 }
 

@@ -218,6 +218,17 @@ impl Journal {
     }
 }
 
+/// A stable fingerprint of a data file's text (FNV-1a), for a journal header to name the catalogue
+/// a game was played with: a changed file cannot replay the game.
+pub fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
