@@ -71,6 +71,10 @@ pub struct ModelThresholds {
     /// Fused only: below the model's own thresholds, the classical matcher's card is still named
     /// when the model's nearest is that card at this cosine or more.
     pub agree_cosine: f32,
+    /// Fused only: a classical match at least this sure (0–1) is named when the model's nearest is
+    /// that card at `sure_agree_cosine` or more (washed-out crops lower the model's cosine first).
+    pub sure_hash: f32,
+    pub sure_agree_cosine: f32,
 }
 
 impl Default for ModelThresholds {
@@ -84,6 +88,8 @@ impl Default for ModelThresholds {
             min_cosine: 0.70,
             min_gap: 0.10,
             agree_cosine: 0.60,
+            sure_hash: 0.9,
+            sure_agree_cosine: 0.45,
         }
     }
 }
@@ -218,7 +224,13 @@ pub fn fuse(hash: Verdict, model: &Assessment, t: &ModelThresholds) -> Verdict {
         };
     }
     match &hash.card {
-        Some(a) if a == m && *cosine >= t.agree_cosine => hash,
+        Some(a)
+            if a == m
+                && (*cosine >= t.agree_cosine
+                    || (hash.confidence >= t.sure_hash && *cosine >= t.sure_agree_cosine)) =>
+        {
+            hash
+        }
         _ => Verdict::abstain(),
     }
 }
@@ -238,6 +250,8 @@ mod tests {
         min_cosine: 0.8,
         min_gap: 0.1,
         agree_cosine: 0.6,
+        sure_hash: 0.9,
+        sure_agree_cosine: 0.45,
     };
 
     fn seen(card: &str, cosine: f32, gap: f32) -> Assessment {
@@ -253,6 +267,27 @@ mod tests {
         assert_eq!(
             fuse(named("a", 0.95), &seen("a", 0.9, 0.45), &T),
             named("a", 0.95)
+        );
+    }
+
+    #[test]
+    fn a_sure_classical_match_is_named_when_the_models_nearest_is_it_at_a_lower_cosine() {
+        assert_eq!(
+            fuse(named("a", 0.95), &seen("a", 0.5, 0.1), &T),
+            named("a", 0.95)
+        );
+        // Less sure, or below the lower cosine, or another card nearest: abstain.
+        assert_eq!(
+            fuse(named("a", 0.6), &seen("a", 0.5, 0.1), &T),
+            Verdict::abstain()
+        );
+        assert_eq!(
+            fuse(named("a", 0.95), &seen("a", 0.4, 0.1), &T),
+            Verdict::abstain()
+        );
+        assert_eq!(
+            fuse(named("a", 0.95), &seen("b", 0.5, 0.1), &T),
+            Verdict::abstain()
         );
     }
 
@@ -277,7 +312,7 @@ mod tests {
         );
         // Too far from every enrolled card, or a different card: nobody is trusted.
         assert_eq!(
-            fuse(named("a", 1.0), &seen("a", 0.55, 0.3), &T),
+            fuse(named("a", 1.0), &seen("a", 0.40, 0.3), &T),
             Verdict::abstain()
         );
         assert_eq!(
