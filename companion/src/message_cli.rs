@@ -579,10 +579,22 @@ fn render_scene(
     use vision::games::message::{layout_from_colours, MessageSceneOptions, MessageSceneRenderer};
     let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let write = |name: &str, text: String| -> anyhow::Result<PathBuf> {
-        let path = out.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(path)
+    // The scene's truth and seat regions beside its images.
+    let record_truth = |rendered: &mut Rendered, truth: &vision::games::message::MessageTruth| {
+        let write = |name: &str, text: String| -> anyhow::Result<PathBuf> {
+            let path = out.join(name);
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(path)
+        };
+        rendered.truth = Some(write("truth.json", serde_json::to_string_pretty(truth)?)?);
+        rendered.seat_regions = Some(write(
+            "seats.json",
+            serde_json::to_string_pretty(&truth.regions)?,
+        )?);
+        rendered.seats = truth.seats;
+        rendered.cards = truth.cards.len();
+        anyhow::Ok(())
     };
     let mut rendered = Rendered {
         out,
@@ -603,16 +615,7 @@ fn render_scene(
             vision::sheets::write_png(&path, &scene.image)?;
             rendered.images.push(path);
             if i + 1 == g.frames() {
-                rendered.truth = Some(write(
-                    "truth.json",
-                    serde_json::to_string_pretty(&scene.truth)?,
-                )?);
-                rendered.seat_regions = Some(write(
-                    "seats.json",
-                    serde_json::to_string_pretty(&scene.truth.regions)?,
-                )?);
-                rendered.seats = scene.truth.seats;
-                rendered.cards = scene.truth.cards.len();
+                record_truth(&mut rendered, &scene.truth)?;
             }
         }
         if json {
@@ -648,16 +651,7 @@ fn render_scene(
     let image = out.join("scene.png");
     vision::sheets::write_png(&image, &scene.image)?;
     rendered.images.push(image);
-    rendered.truth = Some(write(
-        "truth.json",
-        serde_json::to_string_pretty(&scene.truth)?,
-    )?);
-    rendered.seat_regions = Some(write(
-        "seats.json",
-        serde_json::to_string_pretty(&scene.truth.regions)?,
-    )?);
-    rendered.seats = scene.truth.seats;
-    rendered.cards = scene.truth.cards.len();
+    record_truth(&mut rendered, &scene.truth)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&rendered)?);
     } else {
