@@ -104,7 +104,7 @@ mod tests {
         };
         let kit = super::kit(cards).expect("kit");
         let path = std::env::temp_dir().join(format!("arbiter-fof-kit-{}.pdf", std::process::id()));
-        let pages = write_pdf(&kit, &path).expect("pdf");
+        let pages = write_pdf(&kit, &path, vision::kit::Paper::A4).expect("pdf");
         let fronts: Vec<&String> = pages
             .iter()
             .filter_map(|p| match p {

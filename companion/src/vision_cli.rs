@@ -172,6 +172,9 @@ pub enum Command {
         /// The folder to write into (created when missing).
         #[arg(long)]
         out: PathBuf,
+        /// The paper the kit PDF is laid out on (cards and mats at true scale either way).
+        #[arg(long, value_enum, default_value = "a4")]
+        paper: PaperArg,
         /// Print the files written as JSON.
         #[arg(long)]
         json: bool,
@@ -334,7 +337,12 @@ pub enum Command {
 
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Print { game, out, json } => print(game, &out, json),
+        Command::Print {
+            game,
+            out,
+            paper,
+            json,
+        } => print(game, &out, paper.into(), json),
         Command::Scan {
             game,
             mat,
@@ -489,6 +497,23 @@ fn blitz_only(game: GameName) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Paper sizes for the kit PDF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PaperArg {
+    A4,
+    /// US Letter (8.5 × 11 in).
+    Letter,
+}
+
+impl From<PaperArg> for vision::kit::Paper {
+    fn from(p: PaperArg) -> Self {
+        match p {
+            PaperArg::A4 => vision::kit::Paper::A4,
+            PaperArg::Letter => vision::kit::Paper::Letter,
+        }
+    }
+}
+
 /// The games `arbiter print` writes a set for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PrintGame {
@@ -502,7 +527,12 @@ pub enum PrintGame {
 
 /// Writes `game`'s printable set into `out` (`arbiter print`): the faces and sheets as PNGs, and the
 /// whole kit as `<game>-kit.pdf`.
-pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Result<ExitCode> {
+pub fn print(
+    game: PrintGame,
+    out: &std::path::Path,
+    paper: vision::kit::Paper,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     use clap::ValueEnum;
     let name = game
         .to_possible_value()
@@ -544,7 +574,7 @@ pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Resu
     let written = written.with_context(|| format!("writing the print set to {}", out.display()))?;
     let pdf = out.join(format!("{name}-kit.pdf"));
     let pages = kit
-        .and_then(|kit| vision::kit::write_pdf(&kit, &pdf))
+        .and_then(|kit| vision::kit::write_pdf(&kit, &pdf, paper))
         .with_context(|| format!("writing the kit to {}", pdf.display()))?;
     if json {
         let out = serde_json::json!({
@@ -552,15 +582,20 @@ pub fn print(game: PrintGame, out: &std::path::Path, json: bool) -> anyhow::Resu
             "out": out,
             "files": written,
             "pdf": pdf,
+            "paper": paper,
             "pages": pages,
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         println!(
-            "wrote {} files to {} and the kit, {} A4 pages, to {}",
+            "wrote {} files to {} and the kit, {} {} pages, to {}",
             written.len(),
             out.display(),
             pages.len(),
+            match paper {
+                vision::kit::Paper::A4 => "A4",
+                vision::kit::Paper::Letter => "Letter",
+            },
             pdf.display()
         );
     }

@@ -10,6 +10,27 @@ use serde::Serialize;
 use std::path::Path;
 
 pub const A4_MM: [f64; 2] = [210.0, 297.0];
+pub const LETTER_MM: [f64; 2] = [215.9, 279.4];
+
+/// The paper the kit is printed on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    #[default]
+    A4,
+    /// US Letter.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in mm, portrait.
+    pub fn mm(self) -> [f64; 2] {
+        match self {
+            Paper::A4 => A4_MM,
+            Paper::Letter => LETTER_MM,
+        }
+    }
+}
 /// Cards a page: three across, three down, touching, so one cut serves two cards.
 const COLS: usize = 3;
 const ROWS: usize = 3;
@@ -86,11 +107,14 @@ struct Writer {
     font: Ref,
     /// Pictures already written, by a key of the caller's: a card printed twice is stored once.
     written: std::collections::HashMap<String, Ref>,
+    /// The page's width and height in mm.
+    page: [f64; 2],
 }
 
 impl Writer {
-    fn new() -> Writer {
+    fn new(paper: Paper) -> Writer {
         let mut w = Writer {
+            page: paper.mm(),
             pdf: Pdf::new(),
             next: 1,
             pages: Vec::new(),
@@ -135,11 +159,12 @@ impl Writer {
         Ok(r)
     }
 
-    /// Adds an A4 page drawing `content`, with `images` named Im0, Im1, ….
+    /// Adds a page drawing `content`, with `images` named Im0, Im1, ….
     fn page(&mut self, content: Content, images: &[Ref]) {
         let (page, body) = (self.id(), self.id());
+        let size = self.page;
         let mut p = self.pdf.page(page);
-        p.media_box(PdfRect::new(0.0, 0.0, pt(A4_MM[0]), pt(A4_MM[1])));
+        p.media_box(PdfRect::new(0.0, 0.0, pt(size[0]), pt(size[1])));
         p.parent(self.tree);
         p.contents(body);
         let mut resources = p.resources();
@@ -167,43 +192,45 @@ impl Writer {
     }
 }
 
-/// Draws image `Im{index}` over the rectangle `x, y, w, h` (mm from the page's top-left).
-fn place(c: &mut Content, index: usize, x: f64, y: f64, w: f64, h: f64) {
+/// Draws image `Im{index}` over the rectangle `x, y, w, h` (mm from the top-left of a page
+/// `page_h` mm high).
+fn place(c: &mut Content, page_h: f64, index: usize, [x, y, w, h]: [f64; 4]) {
     c.save_state();
-    c.transform([pt(w), 0.0, 0.0, pt(h), pt(x), pt(A4_MM[1] - y - h)]);
+    c.transform([pt(w), 0.0, 0.0, pt(h), pt(x), pt(page_h - y - h)]);
     c.x_object(Name(format!("Im{index}").as_bytes()));
     c.restore_state();
 }
 
-fn line(c: &mut Content, a: [f64; 2], b: [f64; 2]) {
-    c.move_to(pt(a[0]), pt(A4_MM[1] - a[1]));
-    c.line_to(pt(b[0]), pt(A4_MM[1] - b[1]));
+fn line(c: &mut Content, page_h: f64, a: [f64; 2], b: [f64; 2]) {
+    c.move_to(pt(a[0]), pt(page_h - a[1]));
+    c.line_to(pt(b[0]), pt(page_h - b[1]));
     c.stroke();
 }
 
 /// Text in Helvetica (ASCII; anything else is left out) at `x, y` mm from the top-left.
-fn text(c: &mut Content, x: f64, y: f64, size: f32, s: &str) {
+fn text(c: &mut Content, page_h: f64, [x, y]: [f64; 2], size: f32, s: &str) {
     let ascii: String = s
         .chars()
         .filter(|ch| ch.is_ascii() && !ch.is_control())
         .collect();
     c.begin_text();
     c.set_font(Name(b"F1"), size);
-    c.next_line(pt(x), pt(A4_MM[1] - y));
+    c.next_line(pt(x), pt(page_h - y));
     c.show(Str(ascii.as_bytes()));
     c.end_text();
 }
 
-/// The block of cards' top-left on the page, in mm.
-fn block_origin(card_mm: [f64; 2]) -> [f64; 2] {
+/// The block of cards' top-left on a `page`, in mm.
+fn block_origin(page: [f64; 2], card_mm: [f64; 2]) -> [f64; 2] {
     [
-        (A4_MM[0] - COLS as f64 * card_mm[0]) / 2.0,
-        (A4_MM[1] - ROWS as f64 * card_mm[1]) / 2.0,
+        (page[0] - COLS as f64 * card_mm[0]) / 2.0,
+        (page[1] - ROWS as f64 * card_mm[1]) / 2.0,
     ]
 }
 
-fn cut_marks(c: &mut Content, card_mm: [f64; 2]) {
-    let [x0, y0] = block_origin(card_mm);
+fn cut_marks(c: &mut Content, page: [f64; 2], card_mm: [f64; 2]) {
+    let [x0, y0] = block_origin(page, card_mm);
+    let line = |c: &mut Content, a, b| line(c, page[1], a, b);
     let (x1, y1) = (x0 + COLS as f64 * card_mm[0], y0 + ROWS as f64 * card_mm[1]);
     c.set_line_width(0.5);
     for i in 0..=COLS {
@@ -228,22 +255,17 @@ fn card_page(
 ) -> Result<(), VisionError> {
     let mut c = Content::new();
     let mut images = Vec::new();
-    let [x0, y0] = block_origin(card_mm);
+    let page = w.page;
+    let [x0, y0] = block_origin(page, card_mm);
     for (i, (key, face)) in faces.iter().enumerate() {
         let (col, row) = (i % COLS, i / COLS);
         let col = if mirrored { COLS - 1 - col } else { col };
         images.push(w.image_once(key, face)?);
-        place(
-            &mut c,
-            i,
-            x0 + col as f64 * card_mm[0],
-            y0 + row as f64 * card_mm[1],
-            card_mm[0],
-            card_mm[1],
-        );
+        let (x, y) = (x0 + col as f64 * card_mm[0], y0 + row as f64 * card_mm[1]);
+        place(&mut c, page[1], i, [x, y, card_mm[0], card_mm[1]]);
     }
-    cut_marks(&mut c, card_mm);
-    text(&mut c, 10.0, A4_MM[1] - 6.0, 8.0, caption);
+    cut_marks(&mut c, page, card_mm);
+    text(&mut c, page[1], [10.0, page[1] - 6.0], 8.0, caption);
     w.page(c, &images);
     Ok(())
 }
@@ -259,9 +281,10 @@ fn tile_starts(length: f64, page: f64) -> Vec<f64> {
 }
 
 fn mat_pages(w: &mut Writer, mat: &KitMat, out: &mut Vec<KitPage>) -> Result<(), VisionError> {
+    let page = w.page;
     let area = [
-        A4_MM[0] - 2.0 * TILE_MARGIN_MM,
-        A4_MM[1] - 2.0 * TILE_MARGIN_MM,
+        page[0] - 2.0 * TILE_MARGIN_MM,
+        page[1] - 2.0 * TILE_MARGIN_MM,
     ];
     let size = [
         mat.image.cols() as f64 / mat.px_per_mm,
@@ -285,7 +308,13 @@ fn mat_pages(w: &mut Writer, mat: &KitMat, out: &mut Vec<KitPage>) -> Result<(),
             let tile = mat.image.roi(r)?.try_clone()?;
             let mut c = Content::new();
             let image = w.image(&tile)?;
-            place(&mut c, 0, TILE_MARGIN_MM, TILE_MARGIN_MM, wmm, hmm);
+            place(
+                &mut c,
+                page[1],
+                0,
+                [TILE_MARGIN_MM, TILE_MARGIN_MM, wmm, hmm],
+            );
+            let line = |c: &mut Content, a, b| line(c, page[1], a, b);
             // Where the neighbour on the left and the one above end: lay this tile over them
             // up to these lines.
             c.set_line_width(0.4);
@@ -307,7 +336,7 @@ fn mat_pages(w: &mut Writer, mat: &KitMat, out: &mut Vec<KitPage>) -> Result<(),
                 col + 1,
                 xs.len()
             );
-            text(&mut c, TILE_MARGIN_MM, A4_MM[1] - 4.0, 7.0, &tag);
+            text(&mut c, page[1], [TILE_MARGIN_MM, page[1] - 4.0], 7.0, &tag);
             w.page(c, &[image]);
             out.push(KitPage::MatTile {
                 mat: mat.name.clone(),
@@ -321,18 +350,22 @@ fn mat_pages(w: &mut Writer, mat: &KitMat, out: &mut Vec<KitPage>) -> Result<(),
     Ok(())
 }
 
-/// A page that is one picture, edge to edge.
+/// A page that is one picture (drawn for A4), as large as the page holds it, centred.
 fn full_page(w: &mut Writer, picture: &Mat) -> Result<(), VisionError> {
     let image = w.image(picture)?;
     let mut c = Content::new();
-    place(&mut c, 0, 0.0, 0.0, A4_MM[0], A4_MM[1]);
+    let page = w.page;
+    let scale = (page[0] / A4_MM[0]).min(page[1] / A4_MM[1]);
+    let (pw, ph) = (A4_MM[0] * scale, A4_MM[1] * scale);
+    let at = [(page[0] - pw) / 2.0, (page[1] - ph) / 2.0, pw, ph];
+    place(&mut c, page[1], 0, at);
     w.page(c, &[image]);
     Ok(())
 }
 
-/// Writes the kit to `path` as one PDF; returns what each page holds.
-pub fn write_pdf(kit: &Kit, path: &Path) -> Result<Vec<KitPage>, VisionError> {
-    let mut w = Writer::new();
+/// Writes the kit to `path` as one PDF on `paper`; returns what each page holds.
+pub fn write_pdf(kit: &Kit, path: &Path, paper: Paper) -> Result<Vec<KitPage>, VisionError> {
+    let mut w = Writer::new(paper);
     let mut pages = Vec::new();
     for page in &kit.setup {
         full_page(&mut w, page)?;
@@ -686,8 +719,10 @@ mod tests {
     }
 
     #[test]
-    fn the_block_of_cards_is_centred_on_a4() {
-        let [x, y] = block_origin([63.0, 88.0]);
+    fn the_block_of_cards_is_centred_on_the_page() {
+        let [x, y] = block_origin(A4_MM, [63.0, 88.0]);
         assert!((x - 10.5).abs() < 1e-9 && (y - 16.5).abs() < 1e-9);
+        let [x, y] = block_origin(LETTER_MM, [63.0, 88.0]);
+        assert!((x - 13.45).abs() < 1e-9 && (y - 7.7).abs() < 1e-9);
     }
 }

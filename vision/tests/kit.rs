@@ -1,10 +1,10 @@
-//! The print-and-play kits as PDFs: every page A4, each card printed as often as the game needs
+//! The print-and-play kits as PDFs: every page A4 (or Letter), each card printed as often as the game needs
 //! with its back behind it on the following page, every picture stored once.
 
 use lopdf::{Document, Object};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use vision::kit::{write_pdf, Kit, KitPage};
+use vision::kit::{write_pdf, Kit, KitPage, Paper};
 
 fn out(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
@@ -20,8 +20,13 @@ fn number(o: &Object) -> f64 {
 
 /// Writes `kit` and checks the PDF against the pages it says it wrote; returns those pages.
 fn written(kit: &Kit, name: &str) -> Vec<KitPage> {
+    written_on(kit, name, Paper::A4)
+}
+
+fn written_on(kit: &Kit, name: &str, paper: Paper) -> Vec<KitPage> {
     let path = out(name);
-    let pages = write_pdf(kit, &path).expect("write the kit");
+    let pages = write_pdf(kit, &path, paper).expect("write the kit");
+    let want = paper.mm().map(|mm| mm * 72.0 / 25.4);
     let doc = Document::load(&path).expect("read the kit back");
     let ids = doc.get_pages();
     assert_eq!(ids.len(), pages.len(), "{name}: pages in the file");
@@ -33,8 +38,8 @@ fn written(kit: &Kit, name: &str) -> Vec<KitPage> {
             .expect("MediaBox");
         let size: Vec<f64> = mb.iter().map(number).collect();
         assert!(
-            (size[2] - 595.28).abs() < 0.1 && (size[3] - 841.89).abs() < 0.1,
-            "{name} page {}: {size:?} is not A4",
+            (size[2] - want[0]).abs() < 0.1 && (size[3] - want[1]).abs() < 0.1,
+            "{name} page {}: {size:?} is not {paper:?}",
             n + 1
         );
     }
@@ -124,6 +129,10 @@ fn blitz_kit_prints_every_card_with_its_faction_back_and_both_mats() {
     let pages = written(&kit, "blitz-kit.pdf");
     check_cards(&kit, &pages);
     assert!(tiles(&pages, "blitz-4x7") >= 4 && tiles(&pages, "blitz-5x7") >= 4);
+    // On Letter: the same cards, and the mats in tiles of Letter's shape.
+    let letter = written_on(&kit, "blitz-kit-letter.pdf", Paper::Letter);
+    check_cards(&kit, &letter);
+    assert!(tiles(&letter, "blitz-4x7") >= 4);
 }
 
 #[test]
