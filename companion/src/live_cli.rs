@@ -2,7 +2,7 @@
 //! headless.
 
 use crate::live::blitz::{Header, Session};
-use crate::live::confirm::Confirm;
+use crate::live::confirm::{at_start, AtStart, Confirm};
 use crate::live::demo::{beats, DemoFeed, GroundTruth, Recognizer};
 use crate::live::runner::Runner;
 use crate::live::tracker::{Tracker, TrackerConfig};
@@ -297,6 +297,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         "play --headless: nothing to read; give --source (camera:N, video:PATH, images:DIR) or \
          --resume FILE to replay a journal's rulings"
     );
+    let confirm = at_start("play", args.confirm, headless, args.resume.is_none())?;
     let (catalogue_file, catalogue) = match &args.catalogue {
         Some(path) => {
             let (file, catalogue) = crate::live::blitz::CatalogueFile::load(path)?;
@@ -367,16 +368,9 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     if let Some(edge) = args.allied_side {
         session.set_allied_edge(edge);
     }
-    match (args.confirm, headless) {
-        (Some(c), true) if c.waits() => anyhow::bail!(
-            "play --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
-            clap::ValueEnum::to_possible_value(&c).map(|v| v.get_name().to_string()).unwrap_or_default()
-        ),
-        (Some(c), _) => session.set_confirm(c),
-        // A resumed game keeps the policy its journal holds.
-        (None, false) if args.resume.is_none() => session.set_confirm(Confirm::FirstRound),
-        // Replaying a journal with no one to confirm: changes commit once stable (not journalled).
-        (None, true) => session.confirm = Confirm::Stable,
+    match confirm {
+        AtStart::Choose(c) if c != session.confirm => session.set_confirm(c),
+        AtStart::Unattended => session.confirm = Confirm::Stable,
         _ => {}
     }
     if let (Some(edge), Some(feed)) = (session.allied_edge, feed.as_mut()) {

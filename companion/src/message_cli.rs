@@ -732,31 +732,26 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             (None, false) => Ok(TableSession::new(regions, profile)),
         }
     };
-    use crate::live::confirm::Confirm;
-    if let Some(c) = args.confirm.filter(|c| args.headless && c.waits()) {
-        anyhow::bail!(
-            "message table --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
-            clap::ValueEnum::to_possible_value(&c)
-                .map(|v| v.get_name().to_string())
-                .unwrap_or_default()
-        );
-    }
+    use crate::live::confirm::{at_start, AtStart, Confirm};
+    let confirm = at_start(
+        "message table",
+        args.confirm,
+        args.headless,
+        resumed.is_none(),
+    )?;
+    let start_confirm = |session: &mut TableSession| match confirm {
+        AtStart::Choose(c) if c != session.confirm => {
+            session.set_confirm(c);
+        }
+        AtStart::Unattended => session.confirm = Confirm::Stable,
+        _ => {}
+    };
     if !args.headless {
-        let new = resumed.is_none();
         let mut session = match resumed {
             Some(s) => s,
             None => new_session(regions.unwrap_or_default(), profile, true)?,
         };
-        match args.confirm {
-            Some(c) if c != session.confirm => {
-                session.set_confirm(c);
-            }
-            // A resumed table keeps the policy its journal holds.
-            None if new => {
-                session.set_confirm(Confirm::FirstRound);
-            }
-            _ => {}
-        }
+        start_confirm(&mut session);
         if let Some(p) = session.journal_path() {
             eprintln!(
                 "journal: {} (continue with: arbiter message table --resume {})",
@@ -802,8 +797,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         Some(s) => s,
         None => new_session(regions, profile, false)?,
     };
-    // Nobody to confirm: counts are taken once stable (not journalled).
-    session.confirm = Confirm::Stable;
+    start_confirm(&mut session);
     let mut ms = Vec::new();
     while let Some(frame) = feed.next(&session.regions)? {
         // Seat cards in view: the regions follow them (the count so far stays).

@@ -59,6 +59,17 @@ impl Default for ScannerOptions {
     }
 }
 
+impl ScannerOptions {
+    /// The defaults with the plain threshold passes (`DetectOptions::plain`): for tables where an
+    /// unnamed outline counts (a Duel card face down, a 风声 card's colour read from its pixels).
+    pub fn plain_detection() -> ScannerOptions {
+        ScannerOptions {
+            detect: DetectOptions::plain(),
+            ..ScannerOptions::default()
+        }
+    }
+}
+
 pub struct Scanner {
     pub refs: ReferenceSet,
     pub options: ScannerOptions,

@@ -5,7 +5,7 @@ use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
 use super::session::{Header, Step, TableSession};
 use crate::live::allied::ImageEdge;
-use crate::live::confirm::Confirm;
+use crate::live::confirm::{at_start, AtStart, Confirm};
 use crate::panel::feed::Feed;
 use crate::table::source::{after_journal, SourceSpec, SOURCE_GRAMMAR};
 use anyhow::Context;
@@ -69,6 +69,7 @@ pub struct TableArgs {
 /// Every step is journalled before it is taken, so `--resume` continues a game a crash cut short.
 pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let headless = args.headless || args.json || !display_present();
+    let confirm = at_start("duel table", args.confirm, headless, args.resume.is_none())?;
     let resumed = args
         .resume
         .as_deref()
@@ -116,18 +117,9 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     };
     session.game.auto_pass = headless;
     session.game.auto_pay = headless;
-    match (args.confirm, headless) {
-        (Some(c), true) if c.waits() => anyhow::bail!(
-            "duel table --headless --confirm {}: nobody can confirm without the window; use --confirm stable",
-            clap::ValueEnum::to_possible_value(&c)
-                .map(|v| v.get_name().to_string())
-                .unwrap_or_default()
-        ),
-        (Some(c), _) if c != session.confirm => session.set_confirm(c),
-        // A resumed game keeps the policy its journal holds.
-        (None, false) if args.resume.is_none() => session.set_confirm(Confirm::FirstRound),
-        // Replaying a journal with no one to confirm: tables are taken once stable.
-        (None, true) => session.confirm = Confirm::Stable,
+    match confirm {
+        AtStart::Choose(c) if c != session.confirm => session.set_confirm(c),
+        AtStart::Unattended => session.confirm = Confirm::Stable,
         _ => {}
     }
     if let Some(edge) = args.near_side.filter(|e| session.near_edge != Some(*e)) {

@@ -371,7 +371,10 @@ impl TableSession {
             self.held = None;
             self.rejected = None;
         } else if self.confirm.waits() {
-            if self.rejected.as_ref() != Some(&camera) {
+            if let Some(held) = self.held.as_mut().filter(|h| h.counts == camera) {
+                // Held already: only the frame it was last seen in moves on.
+                held.frame = index;
+            } else if self.rejected.as_ref() != Some(&camera) {
                 self.rejected = None;
                 let understood = self.understand(&camera);
                 self.held = Some(HeldCount {

@@ -24,9 +24,10 @@ fn two_player_header() -> Header {
     }
 }
 
-fn app_at_deploy() -> BlitzApp {
+/// A two-player game at its first deploy step, journalled at `journal` when given.
+fn app_at_deploy_journalled(journal: Option<&std::path::Path>) -> BlitzApp {
     let header = two_player_header();
-    let mut session = Session::new(header, Arc::new(Catalogue::demo()), None).unwrap();
+    let mut session = Session::new(header, Arc::new(Catalogue::demo()), journal).unwrap();
     for a in [
         Action::Keep,
         Action::Keep,
@@ -40,6 +41,10 @@ fn app_at_deploy() -> BlitzApp {
         Runner::new(session, Tracker::new(TrackerConfig::default())),
         None,
     )
+}
+
+fn app_at_deploy() -> BlitzApp {
+    app_at_deploy_journalled(None)
 }
 
 fn harness(app: BlitzApp) -> Harness<'static, BlitzApp> {
@@ -324,26 +329,10 @@ fn confirming_app(name: &str) -> (BlitzApp, std::path::PathBuf) {
     ));
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
-    let mut session = Session::new(
-        two_player_header(),
-        Arc::new(Catalogue::demo()),
-        Some(&path),
-    )
-    .unwrap();
-    for a in [
-        Action::Keep,
-        Action::Keep,
-        Action::SkipDraw,
-        Action::SkipDraw,
-    ] {
-        let seat = session.state.actor().unwrap();
-        assert!(session.submit(seat, a, Source::Panel));
-    }
-    session.set_confirm(crate::live::confirm::Confirm::Every);
-    let app = BlitzApp::new(
-        Runner::new(session, Tracker::new(TrackerConfig::default())),
-        None,
-    );
+    let mut app = app_at_deploy_journalled(Some(&path));
+    app.runner
+        .session
+        .set_confirm(crate::live::confirm::Confirm::Every);
     (app, path)
 }
 

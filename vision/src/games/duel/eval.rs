@@ -18,11 +18,8 @@ pub fn duel_scanner(catalogue: &Catalogue) -> Result<Scanner, VisionError> {
     Ok(Scanner::with_table(
         refs,
         Box::new(DuelTable::new(catalogue)),
-        // A face-down card is an unnamed outline: only the plain threshold passes look.
-        ScannerOptions {
-            detect: crate::detect::DetectOptions::plain(),
-            ..ScannerOptions::default()
-        },
+        // A face-down card is an unnamed outline.
+        ScannerOptions::plain_detection(),
     ))
 }
 

@@ -16,15 +16,8 @@ pub fn message_scanner(cat: &Catalogue) -> Result<(Scanner, Vec<MessageFace>), V
     let f = faces(cat);
     let refs = reference_set(&render_faces(&f)?)?;
     Ok((
-        // An unnamed outline is read for its colour: only the plain threshold passes look.
-        Scanner::for_references(
-            refs,
-            Vec::new(),
-            ScannerOptions {
-                detect: crate::detect::DetectOptions::plain(),
-                ..ScannerOptions::default()
-            },
-        ),
+        // An unnamed outline is read for its colour.
+        Scanner::for_references(refs, Vec::new(), ScannerOptions::plain_detection()),
         f,
     ))
 }
