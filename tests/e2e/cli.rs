@@ -392,6 +392,24 @@ fn every_table_command_reads_one_source_grammar() {
 }
 
 /// One `print` command for every game on the table, with --json listing what it wrote.
+/// `arbiter print --game GAME --out OUT --json`, which must succeed; its JSON.
+fn print_json(game: &str, out: &std::path::Path) -> serde_json::Value {
+    let done = run(&[
+        "print",
+        "--game",
+        game,
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    serde_json::from_slice(&done.stdout).expect("JSON")
+}
+
 #[test]
 fn one_print_command_writes_each_games_set() {
     let dir = std::env::temp_dir().join(format!("arbiter-print-all-{}", std::process::id()));
@@ -401,20 +419,7 @@ fn one_print_command_writes_each_games_set() {
         ("message", ["seat-1.png", "seat-cards-sheet.png"]),
     ] {
         let out = dir.join(game);
-        let done = run(&[
-            "print",
-            "--game",
-            game,
-            "--out",
-            out.to_str().unwrap(),
-            "--json",
-        ]);
-        assert!(
-            done.status.success(),
-            "{}",
-            String::from_utf8_lossy(&done.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&done.stdout).expect("JSON");
+        let v = print_json(game, &out);
         assert_eq!(v["game"], game);
         let files: Vec<String> = v["files"]
             .as_array()
@@ -446,20 +451,7 @@ fn one_print_command_writes_each_games_set() {
     }
     // Fields of Fire: the 50 demo action cards, nine a page, and nothing but the PDF.
     let out = dir.join("fof");
-    let done = run(&[
-        "print",
-        "--game",
-        "fof",
-        "--out",
-        out.to_str().unwrap(),
-        "--json",
-    ]);
-    assert!(
-        done.status.success(),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&done.stdout).expect("JSON");
+    let v = print_json("fof", &out);
     let pages = v["pages"].as_array().expect("pages");
     let cards: usize = pages
         .iter()
