@@ -303,6 +303,10 @@ pub enum Command {
         /// Do not snap the detector's quads to the card edges in the full frame.
         #[arg(long)]
         no_snap: bool,
+        /// The detector model's core is each card shrunk to this share of its size (models trained
+        /// with `train.py --target share`); by default it is the shipped model's inset core.
+        #[arg(long)]
+        core_share: Option<f64>,
         /// Where the model abstains, compare the nearest enrolled prints pixel by pixel
         /// (vision::lookalike; an experiment: it names more cards, and some wrongly).
         #[arg(long)]
@@ -444,15 +448,23 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             model,
             limit,
             no_snap,
+            core_share,
             lookalikes,
             model_min_cosine,
             model_min_gap,
             json,
         } => {
-            let options = vision::detector::DetectorOptions {
+            let mut options = vision::detector::DetectorOptions {
                 snap_edges: !no_snap,
                 ..Default::default()
             };
+            if let Some(share) = core_share {
+                anyhow::ensure!(
+                    share > 0.0 && share <= 1.0,
+                    "--core-share {share}: a share of the card's size, above 0 and at most 1"
+                );
+                options.core = vision::detector::CoreShape::Share(share);
+            }
             let mut detector =
                 vision::detector::CardDetector::new(crate::paths::shipped(&detector), options)?;
             let mut learned = vision::identifier::Learned::load(

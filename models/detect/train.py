@@ -47,26 +47,74 @@ def letterbox(img: np.ndarray, w=IN_W, h=IN_H, interp=cv2.INTER_AREA) -> tuple[n
     return out, s
 
 
-def sample(seed: int, depth_mirrored: bool = True):
+# The "inset" core: a card's visible pixels farther than this many output pixels from any pixel
+# that is not the same card (the table, another card, a hand, the frame's edge). Touching and
+# overlapping cards' cores are 2 x CORE_INSET apart; Rust grows a core back by the same amount.
+CORE_INSET = 2.0
+
+
+def inset_core(ids: np.ndarray, out_scale: float) -> np.ndarray:
+    """1 where a card's visible pixel lies more than CORE_INSET output pixels inside its own region."""
+    padded = np.pad(ids, 1, constant_values=-2)
+    same = np.ones(ids.shape, bool)
+    for dy, dx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+        same &= padded[dy:dy + ids.shape[0], dx:dx + ids.shape[1]] == ids
+    dist = cv2.distanceTransform(same.astype(np.uint8), cv2.DIST_L2, 5)
+    return ((ids > 0) & (dist > CORE_INSET / out_scale)).astype(np.float32)
+
+
+def sample(seed: int, depth_mirrored: bool = True, target: str = "share"):
     rng = np.random.default_rng(seed)
     cw, ch = ASPECTS[int(rng.integers(len(ASPECTS)))]
     sc = compose.render_scene(seed, cw, ch, depth_mirrored=depth_mirrored)
-    img, _ = letterbox(sc.image)
-    core, _ = letterbox(sc.core.astype(np.float32), OUT_W, OUT_H)
+    img, s = letterbox(sc.image)
+    if target == "inset":
+        core, _ = letterbox(inset_core(sc.ids, s / 2), OUT_W, OUT_H)
+    else:
+        core, _ = letterbox(sc.core.astype(np.float32), OUT_W, OUT_H)
     card, _ = letterbox((sc.ids > 0).astype(np.float32), OUT_W, OUT_H)
     target = np.stack([core, card], axis=-1)
     return img, (target * 255).round().astype(np.uint8)
 
 
-def make_data(seeds, depth_mirrored: bool, workers=2):
-    with Pool(workers) as pool:
-        out = pool.starmap(sample, [(s, depth_mirrored) for s in seeds], chunksize=16)
+def make_data(seeds, depth_mirrored: bool, target: str = "share", workers=2):
+    jobs = [(s, depth_mirrored, target) for s in seeds]
+    if workers <= 1:
+        out = [sample(*j) for j in jobs]
+    else:
+        with Pool(workers) as pool:
+            out = pool.starmap(sample, jobs, chunksize=16)
     x = np.stack([o[0] for o in out])
     y = np.stack([o[1] for o in out])
     return x, y
 
 
-def build_model():
+def _render_chunk(seeds, depth_mirrored: bool, target: str, path: str):
+    x, y = make_data(seeds, depth_mirrored, target, workers=1)
+    np.savez(path + ".part.npz", x=x, y=y)
+    os.replace(path + ".part.npz", path)
+
+
+def _load_chunk(chunk):
+    path, job = chunk
+    if job is not None:
+        job.get()
+    d = np.load(path)
+    return d["x"], d["y"]
+
+
+def _crop(rng, xb, yb, size: int):
+    """The same random square of each input and its target (targets are at half the resolution)."""
+    xs, ys = [], []
+    for xi, yi in zip(xb, yb):
+        r = int(rng.integers(0, (IN_H - size) // 2 + 1)) * 2
+        c = int(rng.integers(0, (IN_W - size) // 2 + 1)) * 2
+        xs.append(xi[r:r + size, c:c + size])
+        ys.append(yi[r // 2:(r + size) // 2, c // 2:(c + size) // 2])
+    return np.stack(xs), np.stack(ys)
+
+
+def build_model(h: int = IN_H, w: int = IN_W):
     import tensorflow as tf
     from tensorflow.keras import layers as L
 
@@ -81,7 +129,7 @@ def build_model():
         x = L.ReLU()(x)
         return cbr(x, c, k=1)
 
-    inp = tf.keras.Input((IN_H, IN_W, 3), batch_size=None)
+    inp = tf.keras.Input((h, w, 3), batch_size=None)
     def up(x, like):
         # Nearest resize (RESIZE_NEAREST_NEIGHBOR in TFLite; UpSampling2D becomes TILE, which tract
         # does not run).
@@ -132,7 +180,20 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--camera", choices=["depth-mirrored", "upright"], default="depth-mirrored",
                     help="the training scenes' camera (compose.camera_homography); the shipped "
-                         "model was trained on depth-mirrored scenes")
+                         "model was trained on upright scenes")
+    ap.add_argument("--target", choices=["share", "inset"], default="share",
+                    help="channel 0: the card shrunk to compose.CORE of its size (share) or its "
+                         "visible pixels CORE_INSET output px inside its outline (inset)")
+    ap.add_argument("--crop", type=int, default=0,
+                    help="train on random crops this many input px square (0: whole inputs); "
+                         "the model is convolutional, so the same weights run at full size")
+    ap.add_argument("--flip", action="store_true", help="mirror half the training samples")
+    ap.add_argument("--chunk", type=int, default=0,
+                    help="render the training scenes in chunks of this many and train while "
+                         "later chunks render: chunk k joins the pool at step k x --chunk-steps")
+    ap.add_argument("--chunk-steps", type=int, default=500)
+    ap.add_argument("--note", default="",
+                    help="kept in metrics.json (say here how a run with --steps 0 made its --init)")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -148,21 +209,39 @@ def main():
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))
     assert max(train_seeds + val_seeds) < EVAL_SEED0
     mirrored = args.camera == "depth-mirrored"
-    key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright")
-    if os.path.exists(args.cache) and str(np.load(args.cache)["key"]) == key:
+    key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright") + \
+        ("" if args.target == "share" else f"-{args.target}")
+    pool = chunks = None
+    if args.chunk:
+        val_path = os.path.join(args.cache_dir, f"arbiter-detect-{key}-val.npz")
+        chunks = [(val_path, None)]
+        if not os.path.exists(val_path):
+            _render_chunk(val_seeds, mirrored, args.target, val_path)
+        vx, vy = _load_chunk(chunks[0])
+        pool = Pool(1)
+        chunks = []
+        if args.steps == 0:
+            # Only exporting --init: the first chunk stands in for the training data.
+            train_seeds = train_seeds[:args.chunk]
+        for k in range(0, len(train_seeds), args.chunk):
+            path = os.path.join(args.cache_dir, f"arbiter-detect-{key}-{k}.npz")
+            chunks.append((path, None if os.path.exists(path) else pool.apply_async(
+                _render_chunk, (train_seeds[k:k + args.chunk], mirrored, args.target, path))))
+        x, y = _load_chunk(chunks[0])
+    elif os.path.exists(args.cache) and str(np.load(args.cache)["key"]) == key:
         d = np.load(args.cache)
         x, y, vx, vy = d["x"], d["y"], d["vx"], d["vy"]
     else:
-        x, y = make_data(train_seeds, mirrored)
-        vx, vy = make_data(val_seeds, mirrored)
+        x, y = make_data(train_seeds, mirrored, args.target)
+        vx, vy = make_data(val_seeds, mirrored, args.target)
         np.savez(args.cache, x=x, y=y, vx=vx, vy=vy, key=key)
     print(f"data: {len(x)} train, {len(vx)} val scenes in {time.time() - t0:.0f} s", flush=True)
 
-    model = build_model()
+    model = build_model(args.crop, args.crop) if args.crop else build_model()
     if args.init:
         model.load_weights(args.init)
     print(f"parameters: {model.count_params()}", flush=True)
-    sched = tf.keras.optimizers.schedules.CosineDecay(args.lr, args.steps, alpha=0.05)
+    sched = tf.keras.optimizers.schedules.CosineDecay(args.lr, max(args.steps, 1), alpha=0.05)
     opt = tf.keras.optimizers.Adam(sched)
 
     @tf.function
@@ -176,13 +255,31 @@ def main():
 
     rng = np.random.default_rng(args.seed)
     t1 = time.time()
+    joined = 1
     for s in range(args.steps):
+        if chunks and joined < len(chunks) and s >= joined * args.chunk_steps:
+            cx, cy = _load_chunk(chunks[joined])
+            x, y = np.concatenate([x, cx]), np.concatenate([y, cy])
+            joined += 1
+            print(f"step {s}: {len(x)} training scenes", flush=True)
         idx = rng.integers(0, len(x), args.batch)
-        xb = x[idx].astype(np.float32) / 255.0
-        yb = y[idx].astype(np.float32) / 255.0
-        loss = step(tf.constant(xb), tf.constant(yb))
+        xb, yb = x[idx], y[idx]
+        if args.crop:
+            xb, yb = _crop(rng, xb, yb, args.crop)
+        if args.flip:
+            flip = rng.random(args.batch) < 0.5
+            xb[flip], yb[flip] = xb[flip, :, ::-1], yb[flip, :, ::-1]
+        loss = step(tf.constant(xb.astype(np.float32) / 255.0), tf.constant(yb.astype(np.float32) / 255.0))
         if s % 100 == 0 or s == args.steps - 1:
             print(f"step {s} loss {float(loss):.4f} ({(time.time() - t1) / (s + 1):.2f} s/step)", flush=True)
+        if s % 1000 == 999:
+            model.save_weights(os.path.join(args.cache_dir, "card_detect.weights.h5"))
+    if pool is not None:
+        pool.terminate()
+    if args.crop:
+        cropped = model
+        model = build_model()
+        model.set_weights(cropped.get_weights())
 
     # Validation: pixel IoU of the core channel.
     inter = union = 0.0
@@ -195,7 +292,8 @@ def main():
     iou = inter / max(union, 1)
     print(f"validation core IoU {iou:.4f}", flush=True)
 
-    model.save_weights(os.path.join(args.cache_dir, "card_detect.weights.h5"))
+    os.makedirs(args.out, exist_ok=True)
+    model.save_weights(os.path.join(args.out, "card_detect.weights.h5"))
     # Export with a fixed batch of one, float32.
     fixed_in = tf.keras.Input((IN_H, IN_W, 3), batch_size=1)
     fixed = tf.keras.Model(fixed_in, model(fixed_in, training=False))
@@ -233,6 +331,8 @@ def main():
         "parameters": int(model.count_params()),
         "validation_core_iou": iou,
         "train_seconds": round(time.time() - t1),
+        "target": args.target, "camera": args.camera, "crop": args.crop, "flip": args.flip,
+        "note": args.note,
     }
     with open(os.path.join(args.out, "metrics.json"), "w") as f:
         json.dump(metrics, f, indent=1)

@@ -13,7 +13,7 @@ pub mod name;
 mod quads;
 mod refine;
 
-pub use quads::{card_at_angle, core_quads, grow_quad, CoreQuad};
+pub use quads::{card_at_angle, core_quads, CoreQuad, CoreShape};
 pub use refine::{edge_angle, snap_to_edges};
 
 use crate::pipeline::ms;
@@ -32,6 +32,10 @@ pub const INPUT_H: usize = 336;
 pub const OUTPUT_SCALE: usize = 2;
 const CHANNELS: usize = 2;
 
+/// The shipped model's core: each card's visible pixels this many output pixels inside its outline
+/// (train.py's `CORE_INSET`).
+pub const SHIPPED_CORE_INSET: f64 = 2.0;
+
 /// Where the shipped model lies in the repository.
 pub const DEFAULT_MODEL: &str = "models/detect/card_detect.tflite";
 
@@ -41,8 +45,8 @@ pub struct DetectorOptions {
     pub core_threshold: f32,
     /// Cores smaller than this many output pixels are specks, not cards.
     pub min_core_px: f64,
-    /// The share of a card's width and height its core covers (compose.py's `CORE`).
-    pub core_share: f64,
+    /// Where the model's core lies inside each card (train.py's `--target`).
+    pub core: CoreShape,
     /// Cores smaller than this share of the largest core in the same card region are dropped.
     pub min_core_share: f64,
     /// A card region filling less than this share of its quad is a card partly hidden (by another
@@ -59,7 +63,7 @@ impl Default for DetectorOptions {
         DetectorOptions {
             core_threshold: 0.5,
             min_core_px: 6.0,
-            core_share: 0.64,
+            core: CoreShape::Inset(SHIPPED_CORE_INSET),
             min_core_share: 0.25,
             min_card_fill: 0.75,
             min_core_fill: 0.55,
@@ -160,7 +164,7 @@ impl CardDetector {
             // A card grown from its core: turn it to the edges the frame shows there.
             if let Some(outline) = &c.core_outline {
                 if let Some(angle) = edge_angle(&gray, &quad)? {
-                    if let Some(q) = card_at_angle(outline, angle, self.options.core_share) {
+                    if let Some(q) = card_at_angle(outline, angle, self.options.core) {
                         quad = q.map(|p| [p[0] * to_image, p[1] * to_image]);
                     }
                 }

@@ -91,7 +91,7 @@ impl Regions {
 
 /// The cards in the model's `w × h` core and card maps. A card region holding exactly one core is
 /// that card's own outline (sharp, perspective kept); a region holding several cores is cards
-/// touching or overlapping, and each of its cores is grown back to its card (`grow_quad`).
+/// touching or overlapping, and each of its cores is grown back to its card (`CoreShape::grow`).
 pub fn core_quads(
     core: &[f32],
     card: &[f32],
@@ -178,7 +178,7 @@ pub fn core_quads(
         }
         let fill = (pixels as f64 / area).min(1.0);
         out.push(CoreQuad {
-            quad: grow_quad(&quad, opts.core_share),
+            quad: opts.core.grow(&quad),
             hidden: fill < opts.min_core_fill,
             fill,
             score,
@@ -267,10 +267,37 @@ fn refit_sides(
 /// A refitted corner may move this share of the core's size from the rectangle's corner.
 const MAX_REFIT_SHARE: f64 = 0.25;
 
-/// The card's outline from its core's quad: the core covers `share` of the card's width and height
-/// about the card's centre, so in the card's own plane (through the quad's homography, exact under
-/// perspective) the card's corners lie at `0.5 ± 0.5 / share`.
-pub fn grow_quad(core: &[[f64; 2]; 4], share: f64) -> [[f64; 2]; 4] {
+/// Where a model's core lies inside each card, which says how a core grows back to its card.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CoreShape {
+    /// The card shrunk about its centre to this share of its width and height.
+    Share(f64),
+    /// The card's visible pixels farther than this many output pixels from its outline.
+    Inset(f64),
+}
+
+impl CoreShape {
+    /// The card's outline from its core's quad.
+    pub fn grow(&self, core: &[[f64; 2]; 4]) -> [[f64; 2]; 4] {
+        match *self {
+            CoreShape::Share(share) => grow_by_share(core, share),
+            CoreShape::Inset(inset) => offset_sides(core, inset).unwrap_or(*core),
+        }
+    }
+
+    /// A card's half width from its core's.
+    fn grow_half(&self, half: f64) -> f64 {
+        match *self {
+            CoreShape::Share(share) => half / share,
+            CoreShape::Inset(inset) => half + inset,
+        }
+    }
+}
+
+/// The core covers `share` of the card's width and height about the card's centre, so in the
+/// card's own plane (through the quad's homography, exact under perspective) the card's corners
+/// lie at `0.5 ± 0.5 / share`.
+fn grow_by_share(core: &[[f64; 2]; 4], share: f64) -> [[f64; 2]; 4] {
     let Some(h) = square_to_quad(core) else {
         return *core;
     };
@@ -278,9 +305,43 @@ pub fn grow_quad(core: &[[f64; 2]; 4], share: f64) -> [[f64; 2]; 4] {
     [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p))
 }
 
+/// Each side of a convex quad moved `by` outwards, the corners where the moved sides meet; `None`
+/// for a degenerate quad (two sides parallel where they should meet).
+fn offset_sides(q: &[[f64; 2]; 4], by: f64) -> Option<[[f64; 2]; 4]> {
+    let c = crate::geometry::centroid(q);
+    // Side k runs from corner k to corner k+1: its outward unit normal and offset (n·x = d).
+    let mut lines = [([0.0f64; 2], 0.0f64); 4];
+    for k in 0..4 {
+        let (a, b) = (q[k], q[(k + 1) % 4]);
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1e-9 {
+            return None;
+        }
+        let mut n = [dy / len, -dx / len];
+        if n[0] * (c[0] - a[0]) + n[1] * (c[1] - a[1]) > 0.0 {
+            n = [-n[0], -n[1]];
+        }
+        lines[k] = (n, n[0] * a[0] + n[1] * a[1] + by);
+    }
+    let mut out = [[0.0; 2]; 4];
+    for (k, corner) in out.iter_mut().enumerate() {
+        let ((n1, d1), (n2, d2)) = (lines[(k + 3) % 4], lines[k]);
+        let det = n1[0] * n2[1] - n1[1] * n2[0];
+        if det.abs() < 1e-9 {
+            return None;
+        }
+        *corner = [
+            (d1 * n2[1] - n1[1] * d2) / det,
+            (n1[0] * d2 - d1 * n2[0]) / det,
+        ];
+    }
+    Some(out)
+}
+
 /// The rectangle turned by `angle` (radians) that holds `outline`, grown by half a pixel and then
-/// back from a core of `share` to its card; clockwise on screen.
-pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, share: f64) -> Option<[[f64; 2]; 4]> {
+/// back from a core to its card; clockwise on screen.
+pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, core: CoreShape) -> Option<[[f64; 2]; 4]> {
     if outline.len() < 3 {
         return None;
     }
@@ -295,8 +356,8 @@ pub fn card_at_angle(outline: &[[f64; 2]], angle: f64, share: f64) -> Option<[[f
     }
     let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
     let (hu, hv) = (
-        ((u1 - u0) / 2.0 + HALF_PIXEL) / share,
-        ((v1 - v0) / 2.0 + HALF_PIXEL) / share,
+        core.grow_half((u1 - u0) / 2.0 + HALF_PIXEL),
+        core.grow_half((v1 - v0) / 2.0 + HALF_PIXEL),
     );
     let at = |a: f64, b: f64| [u[0] * a + v[0] * b, u[1] * a + v[1] * b];
     let mut q = [
@@ -322,7 +383,7 @@ mod tests {
         let share = 0.64;
         let (lo, hi) = (0.5 - share / 2.0, 0.5 + share / 2.0);
         let core = [[lo, lo], [hi, lo], [hi, hi], [lo, hi]].map(|p| apply(&h, p));
-        let grown = grow_quad(&core, share);
+        let grown = CoreShape::Share(share).grow(&core);
         for (g, c) in grown.iter().zip(card) {
             assert!(
                 (g[0] - c[0]).abs() < 1e-6 && (g[1] - c[1]).abs() < 1e-6,
@@ -370,10 +431,14 @@ mod tests {
         // a 2×2 speck is no card.
         let card = map_with(60, 40, &[(1, 0, 35, 28)]);
         let core = map_with(60, 40, &[(5, 5, 17, 23), (19, 5, 31, 23), (50, 30, 52, 32)]);
-        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        let options = DetectorOptions {
+            core: CoreShape::Share(0.64),
+            ..DetectorOptions::default()
+        };
+        let quads = core_quads(&core, &card, 60, 40, &options).expect("quads");
         assert_eq!(quads.len(), 2, "{quads:?}");
         for q in &quads {
-            let grown = 12.0 / DetectorOptions::default().core_share;
+            let grown = 12.0 / 0.64;
             assert!(
                 (width(&q.quad) - grown).abs() < 1.5,
                 "width {}",
@@ -391,6 +456,43 @@ mod tests {
         let quads = core_quads(&core, &card, 60, 60, &DetectorOptions::default()).expect("quads");
         assert_eq!(quads.len(), 1);
         assert!(quads[0].hidden, "{}", quads[0].fill);
+    }
+
+    #[test]
+    fn inset_cores_grow_back_by_their_inset_on_every_side() {
+        // Two 16×24 cards side by side (one card region); inset cores 2 px inside each.
+        let card = map_with(60, 40, &[(4, 4, 36, 28)]);
+        let core = map_with(60, 40, &[(6, 6, 18, 26), (22, 6, 34, 26)]);
+        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        assert_eq!(quads.len(), 2, "{quads:?}");
+        let mut lefts: Vec<f64> = quads
+            .iter()
+            .map(|q| q.quad.iter().map(|p| p[0]).fold(f64::MAX, f64::min))
+            .collect();
+        lefts.sort_by(f64::total_cmp);
+        assert!((lefts[0] - 4.0).abs() < 0.6 && (lefts[1] - 20.0).abs() < 0.6, "{lefts:?}");
+        for q in &quads {
+            assert!((width(&q.quad) - 16.0).abs() < 1.0, "width {}", width(&q.quad));
+            assert!(!q.hidden, "fill {}", q.fill);
+        }
+    }
+
+    #[test]
+    fn offset_sides_of_a_slanted_quad_keep_their_directions() {
+        let q = [[10.0, 10.0], [30.0, 12.0], [28.0, 40.0], [8.0, 37.0]];
+        let grown = offset_sides(&q, 2.0).expect("quad");
+        for k in 0..4 {
+            let (a, b) = (q[k], q[(k + 1) % 4]);
+            let (ga, gb) = (grown[k], grown[(k + 1) % 4]);
+            let cross = (b[0] - a[0]) * (gb[1] - ga[1]) - (b[1] - a[1]) * (gb[0] - ga[0]);
+            assert!(cross.abs() < 1e-6, "side {k} turned");
+            // The moved side lies 2 px from the old one.
+            let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+            let away = ((b[0] - a[0]) * (ga[1] - a[1]) - (b[1] - a[1]) * (ga[0] - a[0])).abs() / len;
+            assert!((away - 2.0).abs() < 1e-6, "side {k} moved {away}");
+        }
+        assert!(signed_area(&grown).abs() > signed_area(&q).abs());
+        assert!(offset_sides(&[[0.0, 0.0]; 4], 1.0).is_none());
     }
 
     #[test]
