@@ -63,7 +63,7 @@ impl Default for DetectorOptions {
         DetectorOptions {
             core_threshold: 0.5,
             min_core_px: 6.0,
-            core: CoreShape::Inset(SHIPPED_CORE_INSET),
+            core: CoreShape::Share(0.64),
             min_core_share: 0.25,
             min_card_fill: 0.75,
             min_core_fill: 0.55,

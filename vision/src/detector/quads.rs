@@ -463,7 +463,11 @@ mod tests {
         // Two 16×24 cards side by side (one card region); inset cores 2 px inside each.
         let card = map_with(60, 40, &[(4, 4, 36, 28)]);
         let core = map_with(60, 40, &[(6, 6, 18, 26), (22, 6, 34, 26)]);
-        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        let options = DetectorOptions {
+            core: CoreShape::Inset(2.0),
+            ..DetectorOptions::default()
+        };
+        let quads = core_quads(&core, &card, 60, 40, &options).expect("quads");
         assert_eq!(quads.len(), 2, "{quads:?}");
         let mut lefts: Vec<f64> = quads
             .iter()
