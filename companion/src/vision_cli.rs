@@ -307,6 +307,10 @@ pub enum Command {
         /// with `train.py --target share`); by default it is the shipped model's inset core.
         #[arg(long)]
         core_share: Option<f64>,
+        /// Grow cores from the model's pixels above this probability (tuning; default the
+        /// detector's own).
+        #[arg(long)]
+        split_threshold: Option<f32>,
         /// Where the model abstains, compare the nearest enrolled prints pixel by pixel
         /// (vision::lookalike; an experiment: it names more cards, and some wrongly).
         #[arg(long)]
@@ -449,6 +453,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             limit,
             no_snap,
             core_share,
+            split_threshold,
             lookalikes,
             model_min_cosine,
             model_min_gap,
@@ -464,6 +469,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     "--core-share {share}: a share of the card's size, above 0 and at most 1"
                 );
                 options.core = vision::detector::CoreShape::Share(share);
+            }
+            if let Some(split) = split_threshold {
+                options.split_threshold = split;
             }
             let mut detector =
                 vision::detector::CardDetector::new(crate::paths::shipped(&detector), options)?;

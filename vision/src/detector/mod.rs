@@ -43,6 +43,9 @@ pub const DEFAULT_MODEL: &str = "models/detect/card_detect.tflite";
 pub struct DetectorOptions {
     /// A pixel belongs to a core above this probability.
     pub core_threshold: f32,
+    /// Cores grow from the regions above this probability (touching cards' cores that meet at
+    /// `core_threshold` usually part above it); at or below `core_threshold`, no splitting.
+    pub split_threshold: f32,
     /// Cores smaller than this many output pixels are specks, not cards.
     pub min_core_px: f64,
     /// Where the model's core lies inside each card (train.py's `--target`).
@@ -62,8 +65,9 @@ impl Default for DetectorOptions {
     fn default() -> Self {
         DetectorOptions {
             core_threshold: 0.5,
+            split_threshold: 0.8,
             min_core_px: 6.0,
-            core: CoreShape::Share(0.64),
+            core: CoreShape::Inset(SHIPPED_CORE_INSET),
             min_core_share: 0.25,
             min_card_fill: 0.75,
             min_core_fill: 0.55,

@@ -40,6 +40,7 @@ struct Regions {
 }
 
 impl Regions {
+    /// The connected regions of `prob > threshold`.
     fn of(
         prob: &[f32],
         w: usize,
@@ -47,38 +48,113 @@ impl Regions {
         threshold: f32,
         connectivity: i32,
     ) -> Result<Regions, VisionError> {
-        let mut mask = Mat::new_rows_cols_with_default(h as i32, w as i32, CV_8UC1, 0.0.into())?;
-        for (m, &p) in mask.data_bytes_mut()?.iter_mut().zip(prob) {
-            *m = if p > threshold { 255 } else { 0 };
-        }
+        let mask = threshold_mask(prob, w, h, threshold)?;
         let mut labels = Mat::default();
         let n =
             imgproc::connected_components(&mask, &mut labels, connectivity, opencv::core::CV_32S)?
                 .max(1) as usize;
-        let (mut pixels, mut sums) = (vec![0usize; n], vec![0.0f32; n]);
-        for (&label, &p) in labels.data_typed::<i32>()?.iter().zip(prob) {
-            if label > 0 {
-                pixels[label as usize] += 1;
-                sums[label as usize] += p;
+        Regions::from_labels(labels, n, prob)
+    }
+
+    /// Cores grown from the model's surest pixels: each region of `prob > split` is a seed, and
+    /// seeds take the pixels of `prob > threshold` around them breadth first (progressive scale
+    /// expansion), so cores of touching cards that meet at `threshold` but part above `split`
+    /// stay two. A region of `prob > threshold` with no seed in it is a core of its own.
+    fn expanded(
+        prob: &[f32],
+        w: usize,
+        h: usize,
+        threshold: f32,
+        split: f32,
+    ) -> Result<Regions, VisionError> {
+        if split <= threshold {
+            return Regions::of(prob, w, h, threshold, 8);
+        }
+        let seeds = threshold_mask(prob, w, h, split)?;
+        let mut seed_labels = Mat::default();
+        let seeded =
+            imgproc::connected_components(&seeds, &mut seed_labels, 8, opencv::core::CV_32S)?
+                .max(1);
+        let mut label: Vec<i32> = seed_labels.data_typed::<i32>()?.to_vec();
+        let mut queue: std::collections::VecDeque<usize> =
+            (0..w * h).filter(|&i| label[i] > 0).collect();
+        while let Some(i) = queue.pop_front() {
+            let (x, y) = (i % w, i / w);
+            let around = [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ];
+            for j in around.into_iter().flatten() {
+                if label[j] == 0 && prob[j] > threshold {
+                    label[j] = label[i];
+                    queue.push_back(j);
+                }
             }
         }
-        let mut found = Vector::<Vector<Point>>::new();
-        imgproc::find_contours(
-            &mask,
-            &mut found,
-            imgproc::RETR_EXTERNAL,
-            imgproc::CHAIN_APPROX_NONE,
-            Point::new(0, 0),
-        )?;
-        let mut contours = vec![None; n];
-        for contour in found.iter() {
-            let Ok(first) = contour.get(0) else {
-                continue;
-            };
-            let label = *labels.at_2d::<i32>(first.y, first.x)?;
-            if label > 0 && contours[label as usize].is_none() {
-                contours[label as usize] = Some(contour);
+        // What no seed reached: its own regions, numbered after the seeds.
+        let rest: Vec<f32> = (0..w * h)
+            .map(|i| if label[i] == 0 { prob[i] } else { 0.0 })
+            .collect();
+        let rest_mask = threshold_mask(&rest, w, h, threshold)?;
+        let mut rest_labels = Mat::default();
+        let unseeded =
+            imgproc::connected_components(&rest_mask, &mut rest_labels, 8, opencv::core::CV_32S)?
+                .max(1);
+        for (l, &r) in label.iter_mut().zip(rest_labels.data_typed::<i32>()?) {
+            if r > 0 {
+                *l = seeded - 1 + r;
             }
+        }
+        let mut labels = Mat::new_rows_cols_with_default(h as i32, w as i32, opencv::core::CV_32S, 0.0.into())?;
+        labels.data_typed_mut::<i32>()?.copy_from_slice(&label);
+        Regions::from_labels(labels, (seeded + unseeded - 1) as usize, prob)
+    }
+
+    /// Pixel counts, summed probabilities and outer contours of labels `1..n`.
+    fn from_labels(labels: Mat, n: usize, prob: &[f32]) -> Result<Regions, VisionError> {
+        let w = labels.cols();
+        let (mut pixels, mut sums) = (vec![0usize; n], vec![0.0f32; n]);
+        let mut boxes = vec![(i32::MAX, i32::MAX, i32::MIN, i32::MIN); n];
+        for (i, (&label, &p)) in labels.data_typed::<i32>()?.iter().zip(prob).enumerate() {
+            if label > 0 && (label as usize) < n {
+                let l = label as usize;
+                pixels[l] += 1;
+                sums[l] += p;
+                let (x, y) = ((i as i32) % w, (i as i32) / w);
+                let b = &mut boxes[l];
+                *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+            }
+        }
+        let mut contours = vec![None; n];
+        for (l, &(x0, y0, x1, y1)) in boxes.iter().enumerate().skip(1) {
+            if pixels[l] == 0 {
+                continue;
+            }
+            // The label's own mask over its box, one pixel of margin for find_contours.
+            let (bw, bh) = (x1 - x0 + 3, y1 - y0 + 3);
+            let mut mask = Mat::new_rows_cols_with_default(bh, bw, CV_8UC1, 0.0.into())?;
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if *labels.at_2d::<i32>(y, x)? == l as i32 {
+                        *mask.at_2d_mut::<u8>(y - y0 + 1, x - x0 + 1)? = 255;
+                    }
+                }
+            }
+            let mut found = Vector::<Vector<Point>>::new();
+            imgproc::find_contours(
+                &mask,
+                &mut found,
+                imgproc::RETR_EXTERNAL,
+                imgproc::CHAIN_APPROX_NONE,
+                Point::new(x0 - 1, y0 - 1),
+            )?;
+            // A label split in pieces (a seed's reach can wrap round): its largest piece.
+            contours[l] = found
+                .iter()
+                .max_by_key(|c| c.len())
+                .filter(|c| !c.is_empty());
         }
         Ok(Regions {
             labels,
@@ -87,6 +163,14 @@ impl Regions {
             contours,
         })
     }
+}
+
+fn threshold_mask(prob: &[f32], w: usize, h: usize, threshold: f32) -> Result<Mat, VisionError> {
+    let mut mask = Mat::new_rows_cols_with_default(h as i32, w as i32, CV_8UC1, 0.0.into())?;
+    for (m, &p) in mask.data_bytes_mut()?.iter_mut().zip(prob) {
+        *m = if p > threshold { 255 } else { 0 };
+    }
+    Ok(mask)
 }
 
 /// The cards in the model's `w × h` core and card maps. A card region holding exactly one core is
@@ -106,7 +190,7 @@ pub fn core_quads(
             card.len()
         )));
     }
-    let cores = Regions::of(core, w, h, opts.core_threshold, 8)?;
+    let cores = Regions::expanded(core, w, h, opts.core_threshold, opts.split_threshold)?;
     let cards = Regions::of(card, w, h, opts.core_threshold, 4)?;
     // Which card region each core lies in (by its pixels' majority), and how many cores each holds.
     let core_labels = cores.labels.data_typed::<i32>()?;
