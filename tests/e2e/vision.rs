@@ -262,7 +262,8 @@ fn any_cards() -> std::path::PathBuf {
 /// A deck of a design family no model was trained on (models/detect/export_eval.py, seed 599000,
 /// `--block-family gradient_frame`): two 3×3 block photos enrol its 12 cards, then a scan of the
 /// same cards shuffled under another camera finds them and names some with the learned detector and
-/// identifier, none wrongly (measured when written: 12 enrolled; 13 quads, 3 named right, 0 wrong).
+/// identifier, none wrongly (measured with the inset-core detector: 12 enrolled; 12 quads, 12 named
+/// right, 0 wrong; with the share-core detector before it 13 quads, 3 named right).
 #[test]
 fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
     let dir = temp_dir("deck");
@@ -379,7 +380,7 @@ fn enroll_deck_enrols_a_whole_deck_from_block_photos_and_scan_then_names_it() {
             .count();
         assert_eq!(misplaced, 0, "named wrong: {order:?} vs {expected:?}");
     }
-    assert!(named.len() >= 2, "named {} of 12: {order:?}", named.len());
+    assert!(named.len() >= 8, "named {} of 12: {order:?}", named.len());
     std::fs::remove_dir_all(&dir).ok();
 }
 
