@@ -107,7 +107,8 @@ impl Regions {
                 *l = seeded - 1 + r;
             }
         }
-        let mut labels = Mat::new_rows_cols_with_default(h as i32, w as i32, opencv::core::CV_32S, 0.0.into())?;
+        let mut labels =
+            Mat::new_rows_cols_with_default(h as i32, w as i32, opencv::core::CV_32S, 0.0.into())?;
         labels.data_typed_mut::<i32>()?.copy_from_slice(&label);
         Regions::from_labels(labels, (seeded + unseeded - 1) as usize, prob)
     }
@@ -558,9 +559,16 @@ mod tests {
             .map(|q| q.quad.iter().map(|p| p[0]).fold(f64::MAX, f64::min))
             .collect();
         lefts.sort_by(f64::total_cmp);
-        assert!((lefts[0] - 4.0).abs() < 0.6 && (lefts[1] - 20.0).abs() < 0.6, "{lefts:?}");
+        assert!(
+            (lefts[0] - 4.0).abs() < 0.6 && (lefts[1] - 20.0).abs() < 0.6,
+            "{lefts:?}"
+        );
         for q in &quads {
-            assert!((width(&q.quad) - 16.0).abs() < 1.0, "width {}", width(&q.quad));
+            assert!(
+                (width(&q.quad) - 16.0).abs() < 1.0,
+                "width {}",
+                width(&q.quad)
+            );
             assert!(!q.hidden, "fill {}", q.fill);
         }
     }
@@ -576,7 +584,8 @@ mod tests {
             assert!(cross.abs() < 1e-6, "side {k} turned");
             // The moved side lies 2 px from the old one.
             let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
-            let away = ((b[0] - a[0]) * (ga[1] - a[1]) - (b[1] - a[1]) * (ga[0] - a[0])).abs() / len;
+            let away =
+                ((b[0] - a[0]) * (ga[1] - a[1]) - (b[1] - a[1]) * (ga[0] - a[0])).abs() / len;
             assert!((away - 2.0).abs() < 1e-6, "side {k} moved {away}");
         }
         assert!(signed_area(&grown).abs() > signed_area(&q).abs());
