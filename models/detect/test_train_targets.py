@@ -50,5 +50,42 @@ class InsetCoreTest(unittest.TestCase):
         self.assertTrue(core[20, 20])
 
 
+class SeamMapTest(unittest.TestCase):
+    def test_the_gap_between_two_cores_is_the_seam_and_nothing_else(self):
+        core = np.zeros((30, 40), np.uint8)
+        core[2:12, 5:35] = 255
+        core[16:26, 5:35] = 255
+        seam = train.seam_map(core)
+        # The four rows between the cores, along their common length.
+        self.assertTrue(seam[12:16, 8:32].all())
+        self.assertFalse(seam[core > 127].any())
+        # Beyond the cores' ends and outside them nothing is a seam.
+        self.assertFalse(seam[:, :2].any() or seam[:, 38:].any() or seam[0].any())
+
+    def test_a_lone_core_has_no_seam(self):
+        core = np.zeros((30, 40), np.uint8)
+        core[5:25, 5:35] = 255
+        self.assertFalse(train.seam_map(core).any())
+
+
+class TfliteInitTest(unittest.TestCase):
+    def test_the_shipped_model_loads_back_into_keras_and_gives_its_outputs(self):
+        try:
+            import tensorflow as tf
+        except ImportError:
+            self.skipTest("tensorflow is a training requirement (requirements.txt)")
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_detect.tflite")
+        model = train.build_model()
+        train.load_tflite_weights(model, path)
+        interp = tf.lite.Interpreter(model_path=path)
+        interp.allocate_tensors()
+        x = np.random.default_rng(3).random((1, train.IN_H, train.IN_W, 3)).astype(np.float32)
+        interp.set_tensor(interp.get_input_details()[0]["index"], x)
+        interp.invoke()
+        want = interp.get_tensor(interp.get_output_details()[0]["index"])
+        got = model(x, training=False).numpy()
+        self.assertLess(float(np.abs(want - got).max()), 1e-4)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -156,10 +156,69 @@ def build_model(h: int = IN_H, w: int = IN_W):
     return tf.keras.Model(inp, out)
 
 
-def loss_fn(y, p):
+# Seam pixels: not in any core, but within SEAM_RADIUS output px of two different cards' cores (the
+# gap the model must keep open between touching or overlapping cards).
+SEAM_RADIUS = 4
+
+
+def seam_map(core: np.ndarray) -> np.ndarray:
+    """1 at the seam pixels of one core target (uint8 0..255, output resolution), else 0."""
+    inside = core > 127
+    n, labels = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
+    if n < 3:
+        return np.zeros(core.shape, np.float32)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SEAM_RADIUS + 1,) * 2)
+    lab = labels.astype(np.float32)
+    highest = cv2.dilate(lab, kernel)
+    lowest = cv2.erode(np.where(inside, lab, np.float32(n)), kernel)
+    return (~inside & (highest > 0) & (lowest < n) & (highest != lowest)).astype(np.float32)
+
+
+def load_tflite_weights(model, path: str) -> None:
+    """Sets `model`'s weights from a TFLite file this script exported (batch norm folded into each
+    convolution): kernels from the file, each batch norm an identity plus the folded bias. Train such
+    a model with its batch norms in inference mode (`--bn-inference`)."""
+    import tensorflow as tf
+    from tensorflow.keras import layers as L
+
+    interp = tf.lite.Interpreter(
+        model_path=path,
+        experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    interp.allocate_tensors()
+    ops = [o for o in interp._get_ops_details() if o["op_name"] in ("CONV_2D", "DEPTHWISE_CONV_2D")]
+    convs = [l for l in model.layers if isinstance(l, (L.Conv2D, L.DepthwiseConv2D))]
+    if len(ops) != len(convs):
+        raise ValueError(f"{path}: {len(ops)} convolutions, the model has {len(convs)}")
+    following = {}
+    for i, l in enumerate(model.layers[:-1]):
+        following[id(l)] = model.layers[i + 1]
+    for op, layer in zip(ops, convs):
+        w = interp.get_tensor(int(op["inputs"][1]))
+        b = interp.get_tensor(int(op["inputs"][2]))
+        # CONV_2D [out, kh, kw, in] -> [kh, kw, in, out]; DEPTHWISE [1, kh, kw, c] -> [kh, kw, c, 1].
+        kernel = w.transpose(1, 2, 3, 0)
+        if tuple(kernel.shape) != tuple(layer.kernel.shape):
+            raise ValueError(f"{path}: kernel {kernel.shape} for {layer.name} {layer.kernel.shape}")
+        if layer.use_bias:
+            layer.set_weights([kernel, b])
+            continue
+        layer.set_weights([kernel])
+        bn = following[id(layer)]
+        if not isinstance(bn, L.BatchNormalization):
+            raise ValueError(f"{layer.name} is not followed by a batch norm")
+        bn.set_weights([np.ones_like(b), b, np.zeros_like(b), np.full_like(b, 1.0 - bn.epsilon)])
+
+
+def loss_fn(y, p, seam=None, seam_weight: float = 0.0):
+    """BCE on both channels (x4) + soft Dice on the core; seam pixels weigh 1 + seam_weight in the
+    core channel's BCE (the U-Net weight map for separating touching objects)."""
     import tensorflow as tf
 
-    bce = tf.reduce_mean(tf.keras.losses.binary_crossentropy(y[..., :, None], p[..., :, None]))
+    per_pixel = tf.keras.losses.binary_crossentropy(y[..., :, None], p[..., :, None])
+    if seam is not None and seam_weight > 0:
+        weight = tf.stack([1.0 + seam_weight * seam, tf.ones_like(seam)], axis=-1)
+        per_pixel = per_pixel * weight
+    bce = tf.reduce_mean(per_pixel)
     core_y, core_p = y[..., 0], p[..., 0]
     inter = tf.reduce_sum(core_y * core_p, axis=[1, 2])
     dice = 1 - (2 * inter + 1) / (tf.reduce_sum(core_y, axis=[1, 2]) + tf.reduce_sum(core_p, axis=[1, 2]) + 1)
@@ -177,6 +236,11 @@ def main():
     ap.add_argument("--cache", default="/tmp/arbiter-detect-data.npz")
     ap.add_argument("--cache-dir", default="/tmp")
     ap.add_argument("--init", help="start from these weights (a .weights.h5 an earlier run saved)")
+    ap.add_argument("--init-tflite", help="start from the weights of a TFLite file this script exported")
+    ap.add_argument("--bn-inference", action="store_true",
+                    help="train with batch norms in inference mode (needed after --init-tflite)")
+    ap.add_argument("--seam-weight", type=float, default=0.0,
+                    help="weigh the core channel's seam pixels (between two cards' cores) 1 + this")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--camera", choices=["depth-mirrored", "upright"], default="depth-mirrored",
                     help="the training scenes' camera (compose.camera_homography); the shipped "
@@ -240,15 +304,17 @@ def main():
     model = build_model(args.crop, args.crop) if args.crop else build_model()
     if args.init:
         model.load_weights(args.init)
+    if args.init_tflite:
+        load_tflite_weights(model, args.init_tflite)
     print(f"parameters: {model.count_params()}", flush=True)
     sched = tf.keras.optimizers.schedules.CosineDecay(args.lr, max(args.steps, 1), alpha=0.05)
     opt = tf.keras.optimizers.Adam(sched)
 
     @tf.function
-    def step(xb, yb):
+    def step(xb, yb, seam):
         with tf.GradientTape() as tape:
-            p = model(xb, training=True)
-            loss = loss_fn(yb, p)
+            p = model(xb, training=not args.bn_inference)
+            loss = loss_fn(yb, p, seam, args.seam_weight)
         g = tape.gradient(loss, model.trainable_variables)
         opt.apply_gradients(zip(g, model.trainable_variables))
         return loss
@@ -269,7 +335,10 @@ def main():
         if args.flip:
             flip = rng.random(args.batch) < 0.5
             xb[flip], yb[flip] = xb[flip, :, ::-1], yb[flip, :, ::-1]
-        loss = step(tf.constant(xb.astype(np.float32) / 255.0), tf.constant(yb.astype(np.float32) / 255.0))
+        seam = np.stack([seam_map(t[..., 0]) for t in yb]) if args.seam_weight > 0 else \
+            np.zeros(yb.shape[:3], np.float32)
+        loss = step(tf.constant(xb.astype(np.float32) / 255.0), tf.constant(yb.astype(np.float32) / 255.0),
+                    tf.constant(seam))
         if s % 100 == 0 or s == args.steps - 1:
             print(f"step {s} loss {float(loss):.4f} ({(time.time() - t1) / (s + 1):.2f} s/step)", flush=True)
         if s % 1000 == 999:
@@ -327,7 +396,8 @@ def main():
         "train_tables": compose.TRAIN_TABLES,
         "held_out_tables": compose.HELD_OUT_TABLES,
         "steps": args.steps, "batch": args.batch, "seed": args.seed, "lr": args.lr,
-        "init": os.path.basename(args.init) if args.init else None,
+        "init": os.path.basename(args.init) if args.init else args.init_tflite,
+        "seam_weight": args.seam_weight, "bn_inference": args.bn_inference,
         "parameters": int(model.count_params()),
         "validation_core_iou": iou,
         "train_seconds": round(time.time() - t1),
