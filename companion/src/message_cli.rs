@@ -210,7 +210,29 @@ fn source(
     })
 }
 
-fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile)> {
+/// Where a game's data came from, for refusals that only a set-up finds: the identity rows, the
+/// characters and the profile's offer count are checked against the number of players.
+struct DataFiles {
+    deck: String,
+    characters: String,
+    identities: String,
+    profile: String,
+}
+
+impl DataFiles {
+    fn refusal(&self, players: usize, why: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::anyhow!(
+            "{players} players cannot be set up: {why}\n  data: identity rows {}, characters {}, \
+             profile {}, deck {}",
+            self.identities,
+            self.characters,
+            self.profile,
+            self.deck
+        )
+    }
+}
+
+fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile, DataFiles)> {
     use message::catalogue::{CHARACTERS_TOML, DECK_TOML, IDENTITIES_TOML, PROFILE_TOML};
     let d = source(&data.deck, DECK_TOML, "deck.toml")?;
     let c = source(&data.characters, CHARACTERS_TOML, "characters.toml")?;
@@ -219,7 +241,29 @@ fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile)> {
     let cat = Catalogue::parse((&d.0, &d.1), (&c.0, &c.1), (&i.0, &i.1))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok((cat, profile))
+    let files = DataFiles {
+        deck: d.0,
+        characters: c.0,
+        identities: i.0,
+        profile: p.0,
+    };
+    Ok((cat, profile, files))
+}
+
+/// Each table size of the rules (3–9 players) the data cannot set up, with the reason.
+fn unplayable(cat: &Arc<Catalogue>, profile: &Profile) -> Vec<(usize, String)> {
+    (3..=9)
+        .filter_map(|players| {
+            let setup = Setup {
+                players,
+                seed: 0,
+                first_player: 0,
+            };
+            State::from_setup(cat.clone(), profile.clone(), &setup)
+                .err()
+                .map(|v| (players, v.to_string()))
+        })
+        .collect()
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -366,7 +410,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             json,
             data,
         } => {
-            let (cat, profile) = load(&data)?;
+            let (cat, profile, files) = load(&data)?;
             let start = State::from_setup(
                 Arc::new(cat),
                 profile,
@@ -376,7 +420,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     first_player: 0,
                 },
             )
-            .map_err(|v| anyhow::anyhow!("{v}"))?;
+            .map_err(|v| files.refusal(players, v))?;
             let played = random_game(start, max_actions);
             if log {
                 for (a, events) in &played.log {
@@ -456,7 +500,15 @@ struct DataCheck<'a> {
     characters: CharacterSummary,
     /// Player counts the identity table covers.
     identity_tables: usize,
+    /// Table sizes of the rules (3–9) these data cannot set up.
+    unplayable: Vec<Unplayable>,
     profile: &'a Profile,
+}
+
+#[derive(serde::Serialize)]
+struct Unplayable {
+    players: usize,
+    why: String,
 }
 
 #[derive(serde::Serialize)]
@@ -487,7 +539,9 @@ struct CharacterSummary {
 }
 
 fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
-    let (cat, profile) = load(data)?;
+    let (cat, profile, files) = load(data)?;
+    let cat = Arc::new(cat);
+    let unplayable = unplayable(&cat, &profile);
     let cards = &cat.deck.cards;
     let count = |c| cards.iter().filter(|x| x.colour == c).count();
     let summary = DataCheck {
@@ -513,6 +567,13 @@ fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
             demo: cat.characters.iter().filter(|c| c.demo).count(),
         },
         identity_tables: cat.identities.len(),
+        unplayable: unplayable
+            .iter()
+            .map(|(players, why)| Unplayable {
+                players: *players,
+                why: why.clone(),
+            })
+            .collect(),
         profile: &profile,
     };
     if json {
@@ -533,6 +594,9 @@ fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
         summary.characters.total, summary.characters.demo
     );
     println!("identity table: {} player counts", summary.identity_tables);
+    for (players, why) in &unplayable {
+        println!("{}", files.refusal(*players, why));
+    }
     crate::show::print_options("profile", &profile)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -131,6 +131,46 @@ fn issue_6_message_check_names_file_and_line_of_a_bad_deck() {
 }
 
 #[test]
+fn message_data_that_cannot_seat_a_table_names_its_files() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-one-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one-character.toml");
+    let shipped = std::fs::read_to_string(
+        crate::cli::root().join("models/catalogues/message/characters.toml"),
+    )
+    .unwrap();
+    let first = shipped
+        .split("\n[[character]]\n")
+        .take(2)
+        .collect::<Vec<_>>();
+    std::fs::write(&file, first.join("\n[[character]]\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let (ok, text) = run(&["message", "check", "--characters", path]);
+    assert!(ok, "the data parse; only set-ups fail: {text}");
+    for players in 3..=9 {
+        assert!(
+            text.contains(&format!("{players} players cannot be set up")),
+            "{text}"
+        );
+    }
+    assert!(text.contains(&format!("characters {path}")), "{text}");
+    let (ok, text) = run(&[
+        "message",
+        "selfplay",
+        "--players",
+        "5",
+        "--characters",
+        path,
+    ]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("5 players cannot be set up") && text.contains(&format!("characters {path}")),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn issue_6_message_selfplay_is_seeded_and_ends() {
     let (ok, a) = run(&["message", "selfplay", "--players", "7", "--seed", "11"]);
     assert!(ok, "{a}");

@@ -185,13 +185,16 @@ impl Session {
             Some(file) => Arc::new(file.reload(path)?),
             None => catalogue,
         };
-        let mut session = Session::new(resumed.header, catalogue, None)?;
+        let mut session = Session::new(resumed.header, catalogue, None)
+            .with_context(|| format!("{}:1: the game's set-up", path.display()))?;
         for (i, entry) in resumed.entries.iter().enumerate() {
             match entry {
                 Entry::Undo => {
                     session.undo_in_memory();
                 }
-                Entry::Profile(profile) => session.replay_under(profile.clone())?,
+                Entry::Profile(profile) => session
+                    .replay_under(profile.clone())
+                    .with_context(|| format!("{}:{}: a rules change", path.display(), i + 2))?,
                 Entry::AlliedSide(edge) => session.allied_edge = Some(*edge),
                 Entry::Confirm(policy) => session.confirm = *policy,
                 Entry::Overrule { seat, action } => {

@@ -220,3 +220,42 @@ fn issue_4_an_overruled_change_is_journalled_and_resumed() {
     assert_eq!(resumed.state.placed, before);
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_journal_whose_set_up_cannot_be_dealt_names_its_file_and_line() {
+    let five = Header {
+        players: vec![
+            Faction::Us,
+            Faction::Ss,
+            Faction::Uk,
+            Faction::Wh,
+            Faction::Us,
+        ],
+        ..header(true)
+    };
+    let unknown_card = Header {
+        stacked_decks: vec![vec!["no-such-card".into()], vec![]],
+        ..header(true)
+    };
+    let none = Header {
+        players: vec![],
+        ..header(true)
+    };
+    for (name, bad) in [("five", five), ("unknown", unknown_card), ("none", none)] {
+        let path = std::env::temp_dir().join(format!(
+            "arbiter-bad-setup-{name}-{}.jsonl",
+            std::process::id()
+        ));
+        let line = serde_json::to_string(&bad).unwrap();
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let err = match Session::resume(&path, Arc::new(Catalogue::demo())) {
+            Ok(_) => panic!("{name}: a set-up the engine refuses was resumed"),
+            Err(e) => format!("{e:#}"),
+        };
+        assert!(
+            err.contains(&format!("{}:1:", path.display())),
+            "{name}: {err}"
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+}

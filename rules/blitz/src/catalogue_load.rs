@@ -6,7 +6,7 @@
 //! error points at the line of the offending key.
 
 use super::{validate_card, CardDef, CardKind, CatalogueMeta};
-use rules_core::data::{line_of, parse_toml, DataError};
+use rules_core::data::{line_of, parse_toml, DataError, Lines};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -128,13 +128,14 @@ pub(super) fn parse(origin: &str, text: &str) -> Result<(CatalogueMeta, Vec<Card
         }
         return Err(err);
     }
+    let lines = Lines::new(text);
     let mut lines_by_id: HashMap<String, usize> = HashMap::new();
     let mut cards = Vec::with_capacity(raw.card.len());
     for (i, spanned) in raw.card.into_iter().enumerate() {
         let reader = CardReader {
             origin,
-            text,
-            card_line: line_of(text, spanned.span().start),
+            lines: &lines,
+            card_line: lines.of(spanned.span().start),
             position: i,
             raw: spanned.into_inner(),
         };
@@ -158,7 +159,7 @@ pub(super) fn parse(origin: &str, text: &str) -> Result<(CatalogueMeta, Vec<Card
 /// Decodes one raw card, field by field.
 struct CardReader<'a> {
     origin: &'a str,
-    text: &'a str,
+    lines: &'a Lines,
     /// Line of the card's table (its `[[card]]` header or first key).
     card_line: usize,
     position: usize,
@@ -178,7 +179,7 @@ impl CardReader<'_> {
     /// Line of a field's value, or of the card when the field is absent.
     fn line_of_field(&self, name: &str) -> usize {
         match self.field(name) {
-            Some(v) => line_of(self.text, v.span().start),
+            Some(v) => self.lines.of(v.span().start),
             None => self.card_line,
         }
     }

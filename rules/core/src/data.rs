@@ -48,14 +48,36 @@ impl DataError {
     }
 }
 
-/// 1-based line of a byte offset in `text`.
+/// 1-based line of a byte offset in `text`. For many offsets in one text use [`Lines`].
 pub fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    Lines::new(text).of(offset)
+}
+
+/// The newlines of one text, so that the line of each of many offsets (a key of every card in a
+/// large catalogue) is a binary search rather than a count from the start.
+pub struct Lines {
+    newlines: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    pub fn new(text: &str) -> Lines {
+        Lines {
+            newlines: text
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+            len: text.len(),
+        }
+    }
+
+    /// 1-based line of a byte offset (offsets past the end are on the last line).
+    pub fn of(&self, offset: usize) -> usize {
+        let end = offset.min(self.len);
+        self.newlines.partition_point(|&n| n < end) + 1
+    }
 }
 
 /// Parses TOML into `T`, turning serde's error into a [`DataError`] with the line and, when serde
@@ -118,5 +140,16 @@ mod tests {
         assert_eq!(line_of("a\nb\nc", 0), 1);
         assert_eq!(line_of("a\nb\nc", 2), 2);
         assert_eq!(line_of("a\nb\nc", 99), 3);
+        let lines = Lines::new("a\nb\n\nc\n");
+        let by_count = |o: usize| {
+            "a\nb\n\nc\n".as_bytes()[..o.min(7)]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        };
+        for offset in 0..10 {
+            assert_eq!(lines.of(offset), by_count(offset), "offset {offset}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! card has code of its own. The shipped catalogue is a DEMO of our own invention (no real card text).
 
 use crate::keyword::{Boost, Faction, Keyword};
-use rules_core::data::{line_of, parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use toml::Spanned;
@@ -298,13 +298,14 @@ impl Catalogue {
 
     pub fn parse(origin: &str, text: &str) -> Result<Catalogue, CatalogueErrors> {
         let raw: RawFile = parse_toml(origin, text).map_err(|e| CatalogueErrors(vec![e]))?;
+        let lines = Lines::new(text);
         let mut errors = Vec::new();
         let mut cards = Vec::new();
         let mut by_key = HashMap::new();
         for (i, rc) in raw.card.into_iter().enumerate() {
-            let line = line_of(text, rc.id.span().start);
+            let line = lines.of(rc.id.span().start);
             let mut err = |field: &str, span: Option<std::ops::Range<usize>>, msg: String| {
-                let at = span.map(|s| line_of(text, s.start)).unwrap_or(line);
+                let at = span.map(|s| lines.of(s.start)).unwrap_or(line);
                 errors.push(
                     DataError::new(origin, msg)
                         .at_line(at)

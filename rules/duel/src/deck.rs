@@ -12,7 +12,7 @@
 use crate::catalogue::{Catalogue, Kind};
 use crate::keyword::Faction;
 use crate::profile::Profile;
-use rules_core::data::{line_of, parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -64,12 +64,13 @@ pub fn parse_deck(
     pool: Option<&BTreeMap<usize, u32>>,
 ) -> Result<Deck, DeckErrors> {
     let raw: RawDeck = parse_toml(origin, text).map_err(|e| DeckErrors(vec![e]))?;
+    let lines = Lines::new(text);
     let mut errors = Vec::new();
     let mut resolve =
         |section: &str, list: &BTreeMap<String, Spanned<u32>>| -> Vec<(usize, u32, usize)> {
             let mut out = Vec::new();
             for (key, count) in list {
-                let line = line_of(text, count.span().start);
+                let line = lines.of(count.span().start);
                 match catalogue.find(key) {
                     Some(i) => out.push((i, *count.get_ref(), line)),
                     None => errors.push(
@@ -169,7 +170,7 @@ pub fn parse_deck(
             DataError::new(origin, "统帅赛制: name a `commander` card").with_field("commander"),
         ),
         (Format::Commander, Some(c)) => {
-            let line = line_of(text, c.span().start);
+            let line = lines.of(c.span().start);
             match catalogue.find(c.get_ref()) {
                 None => errors.push(
                     DataError::new(origin, format!("unknown commander card `{}`", c.get_ref()))
@@ -224,7 +225,7 @@ pub fn parse_deck(
         }
         (_, Some(c)) => errors.push(
             DataError::new(origin, "`commander` is only for the commander format")
-                .at_line(line_of(text, c.span().start))
+                .at_line(lines.of(c.span().start))
                 .with_field("commander"),
         ),
         _ => {}
@@ -258,6 +259,7 @@ pub fn parse_pool(
         pool: BTreeMap<String, Spanned<u32>>,
     }
     let raw: RawPool = parse_toml(origin, text).map_err(|e| DeckErrors(vec![e]))?;
+    let lines = Lines::new(text);
     let mut out = BTreeMap::new();
     let mut errors = Vec::new();
     for (key, n) in raw.pool {
@@ -268,7 +270,7 @@ pub fn parse_pool(
                     origin,
                     format!("unknown card `{key}`: not in the catalogue"),
                 )
-                .at_line(line_of(text, n.span().start))
+                .at_line(lines.of(n.span().start))
                 .with_field(format!("pool.{key}")),
             ),
         }

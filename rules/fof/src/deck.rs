@@ -6,7 +6,7 @@ use crate::reader::{RawTable, TableReader};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rules_core::data::{parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -71,7 +71,8 @@ impl Deck {
             card: Vec<Spanned<RawTable>>,
         }
         let raw: RawDeck = parse_toml(origin, text)?;
-        let head = TableReader::new(origin, text, "deck", &raw.deck);
+        let lines = Lines::new(text);
+        let head = TableReader::new(origin, &lines, "deck", &raw.deck);
         let name: String = head.req("name")?;
         let note: String = head.or("note", String::new())?;
         let physical: Option<u16> = head.opt("physical_cards")?;
@@ -81,7 +82,7 @@ impl Deck {
                 return Err(head.error("physical_cards", "a deck needs at least one card"));
             }
             if let Some(first) = raw.card.first() {
-                let r = TableReader::new(origin, text, "card[0]", first);
+                let r = TableReader::new(origin, &lines, "card[0]", first);
                 return Err(DataError::new(
                     origin,
                     "a physical deck lists no [[card]]: the player reads the cards in hand",
@@ -103,7 +104,7 @@ impl Deck {
         let mut cards = Vec::with_capacity(raw.card.len());
         let mut seen: BTreeMap<u16, usize> = BTreeMap::new();
         for (i, table) in raw.card.iter().enumerate() {
-            let r = TableReader::new(origin, text, format!("card[{i}]"), table);
+            let r = TableReader::new(origin, &lines, format!("card[{i}]"), table);
             let card = read_card(&r)?;
             if let Some(line) = seen.insert(card.number, r.line_of_key("number")) {
                 return Err(r.error(

@@ -5,7 +5,7 @@ use crate::card::Experience;
 use crate::profile::Profile;
 use crate::reader::{RawTable, TableReader};
 use crate::sequence::MissionType;
-use rules_core::data::{parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use rules_core::Text;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -121,7 +121,8 @@ impl Mission {
             enemy_hq_event: Vec<Spanned<RawTable>>,
         }
         let raw: Raw = parse_toml(origin, text)?;
-        let m = TableReader::new(origin, text, "mission", &raw.mission);
+        let lines = Lines::new(text);
+        let m = TableReader::new(origin, &lines, "mission", &raw.mission);
         let mut mission = Mission {
             name: Text::new(m.req::<String>("name_zh")?, m.req::<String>("name_en")?),
             note: m.or("note", String::new())?,
@@ -168,7 +169,7 @@ impl Mission {
         unique(&m, "enemy_units", &mission.enemy_units)?;
         unique(&m, "pc_markers", &mission.pc_markers)?;
 
-        let d = TableReader::new(origin, text, "deck", &raw.deck);
+        let d = TableReader::new(origin, &lines, "deck", &raw.deck);
         let file: Option<String> = d.opt("file")?;
         let physical: Option<u16> = d.opt("physical_cards")?;
         d.finish()?;
@@ -185,12 +186,12 @@ impl Mission {
         };
 
         if let Some(p) = &raw.profile {
-            mission.profile = Profile::read(&TableReader::new(origin, text, "profile", p))?;
+            mission.profile = Profile::read(&TableReader::new(origin, &lines, "profile", p))?;
         }
 
         let mut roles = BTreeMap::new();
         for (i, t) in raw.hq.iter().enumerate() {
-            let r = TableReader::new(origin, text, format!("hq[{i}]"), t);
+            let r = TableReader::new(origin, &lines, format!("hq[{i}]"), t);
             let hq = Hq {
                 id: r.req("id")?,
                 name: Text::new(r.req::<String>("name_zh")?, r.req::<String>("name_en")?),
@@ -213,7 +214,7 @@ impl Mission {
         }
 
         for (i, t) in raw.pc_chart.iter().enumerate() {
-            let r = TableReader::new(origin, text, format!("pc_chart[{i}]"), t);
+            let r = TableReader::new(origin, &lines, format!("pc_chart[{i}]"), t);
             let marker: String = r.req("marker")?;
             let mut row = BTreeMap::new();
             for level in &mission.activity_levels {
@@ -241,8 +242,9 @@ impl Mission {
             }
         }
         mission.friendly_hq_events =
-            event_table(origin, text, "friendly_hq_event", &raw.friendly_hq_event)?;
-        mission.enemy_hq_events = event_table(origin, text, "enemy_hq_event", &raw.enemy_hq_event)?;
+            event_table(origin, &lines, "friendly_hq_event", &raw.friendly_hq_event)?;
+        mission.enemy_hq_events =
+            event_table(origin, &lines, "enemy_hq_event", &raw.enemy_hq_event)?;
         Ok(mission)
     }
 }
@@ -258,13 +260,13 @@ fn unique(m: &TableReader, key: &str, items: &[String]) -> Result<(), DataError>
 /// An event table must have exactly one row for each R# 1..=10.
 fn event_table(
     origin: &str,
-    text: &str,
+    lines: &Lines,
     name: &str,
     rows: &[Spanned<RawTable>],
 ) -> Result<Vec<Text>, DataError> {
     let mut table: Vec<Option<Text>> = vec![None; 10];
     for (i, t) in rows.iter().enumerate() {
-        let r = TableReader::new(origin, text, format!("{name}[{i}]"), t);
+        let r = TableReader::new(origin, lines, format!("{name}[{i}]"), t);
         let n: u8 = r.req("r")?;
         let event = Text::new(r.req::<String>("zh")?, r.req::<String>("en")?);
         r.finish()?;

@@ -1,7 +1,7 @@
 //! Reads one TOML table (a `[[card]]`, `[mission]`, `[[hq]]` …) key by key, keeping each key's line, so
 //! a bad value is reported as `file:line: field \`card[7].r\`: …` rather than at the table header.
 
-use rules_core::data::{line_of, DataError};
+use rules_core::data::{DataError, Lines};
 use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,7 +13,7 @@ pub type RawTable = BTreeMap<String, Spanned<Value>>;
 /// One table being decoded. Keys read are remembered so `finish` can refuse unknown (misspelt) keys.
 pub struct TableReader<'a> {
     origin: &'a str,
-    text: &'a str,
+    lines: &'a Lines,
     /// How the table is named in errors, e.g. `card[3]`.
     path: String,
     line: usize,
@@ -24,15 +24,15 @@ pub struct TableReader<'a> {
 impl<'a> TableReader<'a> {
     pub fn new(
         origin: &'a str,
-        text: &'a str,
+        lines: &'a Lines,
         path: impl Into<String>,
         table: &'a Spanned<RawTable>,
     ) -> Self {
         TableReader {
             origin,
-            text,
+            lines,
             path: path.into(),
-            line: line_of(text, table.span().start),
+            line: lines.of(table.span().start),
             table: table.get_ref(),
             used: RefCell::new(BTreeSet::new()),
         }
@@ -47,7 +47,7 @@ impl<'a> TableReader<'a> {
     pub fn line_of_key(&self, key: &str) -> usize {
         self.table
             .get(key)
-            .map(|v| line_of(self.text, v.span().start))
+            .map(|v| self.lines.of(v.span().start))
             .unwrap_or(self.line)
     }
 

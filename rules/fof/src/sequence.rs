@@ -2,7 +2,7 @@
 //! (models/catalogues/fof/sequence.toml). Code only knows what each *kind* of step does.
 
 use crate::reader::{RawTable, TableReader};
-use rules_core::data::{parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use rules_core::Text;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -114,10 +114,11 @@ impl Sequence {
             step: Vec<Spanned<RawTable>>,
         }
         let raw: Raw = parse_toml(origin, text)?;
+        let lines = Lines::new(text);
         let mut steps = Vec::new();
         let mut ids = BTreeSet::new();
         for (i, table) in raw.step.iter().enumerate() {
-            let r = TableReader::new(origin, text, format!("step[{i}]"), table);
+            let r = TableReader::new(origin, &lines, format!("step[{i}]"), table);
             let step = Step {
                 id: r.req("id")?,
                 seed_ref: r.opt("seed_ref")?,

@@ -2,7 +2,7 @@
 //!
 //! Files are parsed from strings (the engine does no I/O); errors name the file, line and field.
 
-use rules_core::data::{line_of, parse_toml, DataError};
+use rules_core::data::{parse_toml, DataError, Lines};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
@@ -256,9 +256,10 @@ pub const COLOUR_TOTALS: [(Colour, usize); 3] =
 
 pub fn parse_deck(origin: &str, text: &str) -> Result<Deck, DataError> {
     let raw: RawDeck = parse_toml(origin, text)?;
+    let lines = Lines::new(text);
     let mut kinds = Vec::new();
     for (i, k) in raw.kind.iter().enumerate() {
-        let line = line_of(text, k.span().start);
+        let line = lines.of(k.span().start);
         let k = k.get_ref();
         if kinds.iter().any(|x: &KindRules| x.kind == k.kind) {
             return Err(
@@ -307,7 +308,7 @@ pub fn parse_deck(origin: &str, text: &str) -> Result<Deck, DataError> {
     }
     let mut cards = Vec::new();
     for (i, c) in raw.card.iter().enumerate() {
-        let line = line_of(text, c.span().start);
+        let line = lines.of(c.span().start);
         let c = c.get_ref();
         let err = |field: &str, msg: String| {
             Err(DataError::new(origin, msg)
@@ -432,9 +433,10 @@ struct RawCharacters {
 
 pub fn parse_characters(origin: &str, text: &str) -> Result<Vec<Character>, DataError> {
     let raw: RawCharacters = parse_toml(origin, text)?;
+    let lines = Lines::new(text);
     let mut out: Vec<Character> = Vec::new();
     for (i, c) in raw.character.into_iter().enumerate() {
-        let line = line_of(text, c.span().start);
+        let line = lines.of(c.span().start);
         let c = c.into_inner();
         let err = |field: &str, msg: String| {
             Err(DataError::new(origin, msg)
@@ -519,9 +521,10 @@ struct RawRow {
 
 pub fn parse_identities(origin: &str, text: &str) -> Result<Vec<IdentityRow>, DataError> {
     let raw: RawIdentities = parse_toml(origin, text)?;
+    let lines = Lines::new(text);
     let mut out: Vec<IdentityRow> = Vec::new();
     for (i, r) in raw.row.into_iter().enumerate() {
-        let line = line_of(text, r.span().start);
+        let line = lines.of(r.span().start);
         let r = r.into_inner();
         for (field, set) in [("standard", Some(r.standard)), ("optional", r.optional)] {
             if let Some(s) = set {
