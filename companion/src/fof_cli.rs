@@ -259,7 +259,10 @@ pub(crate) fn create_journal(
         }
         (None, None, fof::mission::DeckRef::File(f)) => {
             let p = mission_path.parent().unwrap_or(Path::new(".")).join(f);
-            (p.display().to_string(), Some(read(&p)?), None)
+            let text = read(&p).with_context(|| {
+                format!("{mission_origin}: its deck.file `{f}` (relative to the mission file)")
+            })?;
+            (p.display().to_string(), Some(text), None)
         }
     };
     let first = Line::New {

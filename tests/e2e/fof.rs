@@ -240,3 +240,32 @@ fn fof_commands_at_once_write_only_what_they_report() {
         String::from_utf8_lossy(&status.stderr)
     );
 }
+
+#[test]
+fn fof_a_mission_whose_deck_file_is_missing_names_the_mission_and_the_deck() {
+    let j = journal("missing-deck");
+    let dir = j.parent().unwrap().join("missing-deck-mission");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mission = dir.join("mission.toml");
+    let shipped =
+        std::fs::read_to_string(crate::cli::root().join("models/catalogues/fof/demo-mission.toml"))
+            .unwrap();
+    std::fs::write(
+        &mission,
+        shipped.replace("file = \"demo-deck.toml\"", "file = \"gone.toml\""),
+    )
+    .unwrap();
+    let out = fof(
+        &j,
+        &["new", "--mission", mission.to_str().unwrap(), "--seed", "7"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("{}: its deck.file `gone.toml`", mission.display()))
+            && err.contains("gone.toml"),
+        "{err}"
+    );
+    assert!(!j.exists(), "no journal for a game that could not start");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -44,7 +44,9 @@ pub struct DetectorOptions {
     /// A pixel belongs to a core above this probability.
     pub core_threshold: f32,
     /// Cores grow from the regions above this probability (touching cards' cores that meet at
-    /// `core_threshold` usually part above it); at or below `core_threshold`, no splitting.
+    /// `core_threshold` may part above it); at or below `core_threshold`, no splitting. The shipped
+    /// model was trained to keep the seams between cards open, and splitting above 0.5 only cut
+    /// its cores into pieces (chosen on the tuning scenes: models/detect/README.md).
     pub split_threshold: f32,
     /// Cores smaller than this many output pixels are specks, not cards.
     pub min_core_px: f64,
@@ -65,7 +67,7 @@ impl Default for DetectorOptions {
     fn default() -> Self {
         DetectorOptions {
             core_threshold: 0.5,
-            split_threshold: 0.8,
+            split_threshold: 0.5,
             min_core_px: 6.0,
             core: CoreShape::Inset(SHIPPED_CORE_INSET),
             min_core_share: 0.25,
