@@ -251,7 +251,7 @@ fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile, DataFiles)> {
 }
 
 /// Each table size of the rules (3–9 players) the data cannot set up, with the reason.
-fn unplayable(cat: &Arc<Catalogue>, profile: &Profile) -> Vec<(usize, String)> {
+fn unplayable(cat: &Arc<Catalogue>, profile: &Profile) -> Vec<Unplayable> {
     (3..=9)
         .filter_map(|players| {
             let setup = Setup {
@@ -261,7 +261,10 @@ fn unplayable(cat: &Arc<Catalogue>, profile: &Profile) -> Vec<(usize, String)> {
             };
             State::from_setup(cat.clone(), profile.clone(), &setup)
                 .err()
-                .map(|v| (players, v.to_string()))
+                .map(|v| Unplayable {
+                    players,
+                    why: v.to_string(),
+                })
         })
         .collect()
 }
@@ -541,7 +544,6 @@ struct CharacterSummary {
 fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
     let (cat, profile, files) = load(data)?;
     let cat = Arc::new(cat);
-    let unplayable = unplayable(&cat, &profile);
     let cards = &cat.deck.cards;
     let count = |c| cards.iter().filter(|x| x.colour == c).count();
     let summary = DataCheck {
@@ -567,13 +569,7 @@ fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
             demo: cat.characters.iter().filter(|c| c.demo).count(),
         },
         identity_tables: cat.identities.len(),
-        unplayable: unplayable
-            .iter()
-            .map(|(players, why)| Unplayable {
-                players: *players,
-                why: why.clone(),
-            })
-            .collect(),
+        unplayable: unplayable(&cat, &profile),
         profile: &profile,
     };
     if json {
@@ -594,8 +590,8 @@ fn check(data: &DataArgs, json: bool) -> anyhow::Result<ExitCode> {
         summary.characters.total, summary.characters.demo
     );
     println!("identity table: {} player counts", summary.identity_tables);
-    for (players, why) in &unplayable {
-        println!("{}", files.refusal(*players, why));
+    for u in &summary.unplayable {
+        println!("{}", files.refusal(u.players, &u.why));
     }
     crate::show::print_options("profile", &profile)?;
     Ok(ExitCode::SUCCESS)

@@ -189,9 +189,6 @@ def load_tflite_weights(model, path: str) -> None:
     convs = [l for l in model.layers if isinstance(l, (L.Conv2D, L.DepthwiseConv2D))]
     if len(ops) != len(convs):
         raise ValueError(f"{path}: {len(ops)} convolutions, the model has {len(convs)}")
-    following = {}
-    for i, l in enumerate(model.layers[:-1]):
-        following[id(l)] = model.layers[i + 1]
     for op, layer in zip(ops, convs):
         w = interp.get_tensor(int(op["inputs"][1]))
         b = interp.get_tensor(int(op["inputs"][2]))
@@ -203,7 +200,7 @@ def load_tflite_weights(model, path: str) -> None:
             layer.set_weights([kernel, b])
             continue
         layer.set_weights([kernel])
-        bn = following[id(layer)]
+        bn = model.layers[model.layers.index(layer) + 1]
         if not isinstance(bn, L.BatchNormalization):
             raise ValueError(f"{layer.name} is not followed by a batch norm")
         bn.set_weights([np.ones_like(b), b, np.zeros_like(b), np.full_like(b, 1.0 - bn.epsilon)])
