@@ -11,7 +11,7 @@ use super::feed::{snapshot, TableSnapshot};
 use crate::live::allied::ImageEdge;
 use crate::live::confirm::Confirm;
 use crate::live::runner::next_frame;
-use crate::live::tracker::{Tracker, TrackerConfig};
+use crate::live::tracker::{Tracker, TrackerConfig, TrackerMemory};
 use crate::panel::feed::{Feed, FeedFrame, Overlay};
 use crate::table::journal::{expect_game, fingerprint, Journal};
 use anyhow::bail;
@@ -48,6 +48,10 @@ pub enum Step {
     Table {
         frame: u64,
         table: Box<TableSnapshot>,
+        /// The tracker after that frame: a resumed session reads the frames after it as this one
+        /// would have (journals written before it was kept resume with a fresh tracker).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tracker: Option<Box<TrackerMemory>>,
     },
     /// The priority holder passed (panel).
     Pass,
@@ -166,8 +170,15 @@ impl TableSession {
             );
         }
         let mut session = TableSession::new(header.game()?);
+        let mut memory = None;
         for step in resumed.entries {
             session.apply(&step);
+            if let Step::Table { tracker, .. } = step {
+                memory = tracker;
+            }
+        }
+        if let Some(memory) = memory {
+            session.tracker = Tracker::restore(session.tracker.config.clone(), &memory);
         }
         session.journal = Some(journal);
         Ok((session, header, resumed.warning))
@@ -194,7 +205,7 @@ impl TableSession {
     fn apply(&mut self, step: &Step) {
         let game = &mut self.game;
         match step {
-            Step::Table { frame, table } => {
+            Step::Table { frame, table, .. } => {
                 self.last_frame = Some(*frame);
                 game.sync(table)
             }
@@ -301,6 +312,7 @@ impl TableSession {
         let table = Step::Table {
             frame: sightings.index,
             table: Box::new(snapshot(self.tracker.committed())),
+            tracker: Some(Box::new(self.tracker.memory())),
         };
         if !events.is_empty() {
             self.take_or_hold(table);

@@ -625,3 +625,106 @@ fn table_confirmation_policy_is_journalled_and_resumed() {
     assert_eq!(resumed.game.state.players[0].territories.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The game's position in words: the states of two sessions hold two copies of the catalogue.
+fn position(g: &TableGame) -> String {
+    let s = &g.state;
+    format!(
+        "{:?}",
+        (
+            (&s.cards, &s.players, s.turn, s.active, s.phase, s.priority),
+            (s.passes, &s.stack, &s.exile, &s.pending, &s.outcome),
+            (&g.waiting, &g.flags.len()),
+        )
+    )
+}
+
+/// The journal's lines.
+fn journal_lines(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+/// The scripted demo table (seed 3), rendered and read by the Duel scanner: each frame's
+/// sightings, as `duel table --source synthetic:3` reads them.
+fn scripted_sightings() -> Vec<crate::live::tracker::FrameSightings> {
+    let spec = crate::table::source::SourceSpec::Synthetic(Some(3));
+    let mut feed = super::run::open_source(&spec, None).expect("the scripted table");
+    let mut out = Vec::new();
+    loop {
+        match crate::panel::feed::Feed::poll(&mut feed) {
+            crate::panel::feed::FeedStatus::Frame(f) => out.push(f.sightings),
+            crate::panel::feed::FeedStatus::Lost(why) => panic!("{why}"),
+            crate::panel::feed::FeedStatus::Ended => return out,
+        }
+    }
+}
+
+/// A session fed `frames` after the last table its journal holds.
+fn play_on(session: &mut TableSession, frames: &[crate::live::tracker::FrameSightings]) {
+    let after = session.last_frame;
+    for f in frames
+        .iter()
+        .filter(|f| after.is_none_or(|last| f.index > last))
+    {
+        session.process(crate::panel::feed::FeedFrame {
+            image: None,
+            sightings: f.clone(),
+            overlays: Vec::new(),
+            presses: Vec::new(),
+            allied_side_unknown: false,
+        });
+    }
+}
+
+/// The first `keep` lines of `lines` as the journal at `path`, resumed and played on.
+fn resume_cut(
+    lines: &[String],
+    keep: usize,
+    path: &std::path::Path,
+    frames: &[crate::live::tracker::FrameSightings],
+) -> TableSession {
+    std::fs::write(path, lines[..keep].join("\n") + "\n").unwrap();
+    let (mut resumed, _, _) = TableSession::resume(path).unwrap();
+    play_on(&mut resumed, frames);
+    resumed
+}
+
+/// The scripted game killed after any journal line and resumed, then killed again after any line
+/// the resumed run wrote and resumed again, ends as the uninterrupted game, log line for line: each
+/// resumed session reads the frames after its journal's last table as the killed one would have.
+/// (A fresh tracker committed the table again a few frames later, card by card as each steadied;
+/// a kill just then left a table without its territories, and the next play lost its taps.)
+#[test]
+fn table_killed_after_any_journal_lines_twice_ends_as_the_uninterrupted_game() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-cut-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let frames = scripted_sightings();
+    let header = super::session::Header::demo(1, true);
+    let whole = dir.join("whole.jsonl");
+    let mut want = TableSession::start(&header, Some(&whole)).unwrap();
+    play_on(&mut want, &frames);
+    assert!(
+        want.game.log.iter().any(|l| l.contains("攻击")),
+        "the scripted game reaches its attack: {:?}",
+        want.game.log
+    );
+    let lines = journal_lines(&whole);
+    for first in 1..=lines.len() {
+        let once = dir.join("once.jsonl");
+        let resumed = resume_cut(&lines, first, &once, &frames);
+        let case = format!("cut after line {first}");
+        assert_eq!(resumed.game.log, want.game.log, "{case}");
+        assert_eq!(position(&resumed.game), position(&want.game), "{case}");
+        drop(resumed);
+        let again = journal_lines(&once);
+        for second in first + 1..=again.len() {
+            let twice = resume_cut(&again, second, &dir.join("twice.jsonl"), &frames);
+            let case = format!("{case}, then after line {second}");
+            assert_eq!(twice.game.log, want.game.log, "{case}");
+            assert_eq!(position(&twice.game), position(&want.game), "{case}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -94,6 +94,19 @@ struct Candidate {
     frames: u32,
 }
 
+/// Everything a tracker remembers between frames, to be journalled beside a committed table: a
+/// tracker restored from it and fed the frames after reads them exactly as the one it was taken
+/// from (a fresh one would commit every card again, one by one as each steadies).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrackerMemory {
+    committed: BTreeMap<String, CardPlace>,
+    /// (card, the place it is being seen at, frames seen there so far).
+    candidates: Vec<(String, Option<CardPlace>, u32)>,
+    /// (cell, frames an unnamed card has lain there, reported yet).
+    unknown: Vec<(GridCell, u32, bool)>,
+    quiet_frames: u32,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     pub config: TrackerConfig,
@@ -110,6 +123,46 @@ impl Tracker {
         Tracker {
             config,
             ..Tracker::default()
+        }
+    }
+
+    /// A tracker that goes on from `memory` (see [`TrackerMemory`]).
+    pub fn restore(config: TrackerConfig, memory: &TrackerMemory) -> Tracker {
+        Tracker {
+            config,
+            committed: memory.committed.clone(),
+            candidates: memory
+                .candidates
+                .iter()
+                .map(|(card, place, frames)| {
+                    let (place, frames) = (*place, *frames);
+                    (card.clone(), Candidate { place, frames })
+                })
+                .collect(),
+            unknown: memory.unknown.iter().map(|(c, n, _)| (*c, *n)).collect(),
+            reported_unknown: memory.unknown.iter().map(|(c, _, r)| (*c, *r)).collect(),
+            quiet_frames: memory.quiet_frames,
+        }
+    }
+
+    /// What this tracker remembers, for [`Tracker::restore`].
+    pub fn memory(&self) -> TrackerMemory {
+        TrackerMemory {
+            committed: self.committed.clone(),
+            candidates: self
+                .candidates
+                .iter()
+                .map(|(card, c)| (card.clone(), c.place, c.frames))
+                .collect(),
+            unknown: self
+                .unknown
+                .iter()
+                .map(|(cell, n)| {
+                    let reported = self.reported_unknown.get(cell).copied().unwrap_or(false);
+                    (*cell, *n, reported)
+                })
+                .collect(),
+            quiet_frames: self.quiet_frames,
         }
     }
 
@@ -384,5 +437,44 @@ mod tests {
         let ev = feed(&mut t, &vec![f; 10]);
         assert_eq!(ev.len(), 1);
         assert!(matches!(ev[0], TableEvent::Uncertain { cell: (0, 0), .. }));
+    }
+
+    /// A tracker restored from another's journalled memory mid-change reads the following frames
+    /// exactly as the original does; a fresh one does not.
+    #[test]
+    fn a_restored_tracker_goes_on_like_the_original() {
+        let unnamed = |cell| Sighting {
+            card: None,
+            ..seen("x", cell, false)
+        };
+        let frames: Vec<FrameSightings> = (0..24u64)
+            .map(|i| {
+                let mut s = vec![seen("a", (0, 0), i >= 6)];
+                if i >= 4 {
+                    s.push(seen("b", (1, (i / 9) as i8), false));
+                }
+                if i % 7 != 3 {
+                    s.push(unnamed((2, 2)));
+                }
+                frame(i, s)
+            })
+            .collect();
+        for cut in [5usize, 7, 10, 13] {
+            let mut original = Tracker::new(TrackerConfig::default());
+            feed(&mut original, &frames[..cut]);
+            let json = serde_json::to_string(&original.memory()).unwrap();
+            let memory: TrackerMemory = serde_json::from_str(&json).unwrap();
+            let mut restored = Tracker::restore(TrackerConfig::default(), &memory);
+            let mut fresh = Tracker::new(TrackerConfig::default());
+            let rest = &frames[cut..];
+            let want = feed(&mut original, rest);
+            assert_eq!(feed(&mut restored, rest), want, "cut at {cut}");
+            assert_eq!(restored.memory(), original.memory());
+            assert_ne!(
+                feed(&mut fresh, rest),
+                want,
+                "cut at {cut}: a fresh tracker differs"
+            );
+        }
     }
 }
