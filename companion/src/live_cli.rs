@@ -122,8 +122,12 @@ fn open_source(
         cols,
         ..vision::ScannerOptions::default()
     };
+    // The faces are designed once for both the classical references and the model.
+    let designs = vision::distinct::blitz_designs(&catalogue.cards)?;
+    let refs = vision::identify::ReferenceSet::from_designs(&designs)?;
     let scanner = identifier.with_detector(
-        vision::Scanner::new(catalogue, options)?.with_identifier(identifier.load()?),
+        vision::Scanner::with_refs(catalogue, refs, options)
+            .with_identifier(identifier.load(&designs)?),
     )?;
     let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
     // Read the first frame now: a source that cannot deliver is an error before any game is written.
@@ -197,7 +201,10 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     } else {
         Box::new(
             crate::live::vision_feed::Rendered::new(Catalogue::demo(), args.camera_seed, 4)?
-                .with_identifier(args.identifier.load()?)
+                .with_identifier(
+                    args.identifier
+                        .load(&vision::distinct::blitz_designs(&Catalogue::demo().cards)?)?,
+                )
                 .with_card_detector(args.identifier.card_detector()?),
         )
     };

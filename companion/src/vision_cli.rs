@@ -153,9 +153,15 @@ impl IdentifierChoice {
         })
     }
 
-    pub fn load(&self) -> anyhow::Result<vision::identifier::Identifier> {
+    /// The chosen identifier with every face of `designs` (a Blitz catalogue's, from
+    /// `vision::distinct::blitz_designs`) enrolled.
+    pub fn load(
+        &self,
+        designs: &[vision::face::FaceDesign],
+    ) -> anyhow::Result<vision::identifier::Identifier> {
         crate::vision_compare::blitz_identifier(
             self.identifier.into(),
+            designs,
             &crate::paths::shipped(&self.model),
             ModelThresholds::default(),
         )
@@ -636,8 +642,9 @@ fn scanner(
     identifier: &IdentifierChoice,
 ) -> anyhow::Result<vision::Scanner> {
     let cat = blitz::catalogue::Catalogue::demo();
-    let mut set = ReferenceSet::from_catalogue(&cat.cards)?;
-    let mut chosen = identifier.load()?;
+    let designs = vision::distinct::blitz_designs(&cat.cards)?;
+    let mut set = ReferenceSet::from_designs(&designs)?;
+    let mut chosen = identifier.load(&designs)?;
     if let Some(path) = refs {
         let enrolled = ReferenceSet::load(&path)?.refs;
         for r in &enrolled {

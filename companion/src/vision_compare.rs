@@ -81,20 +81,37 @@ pub fn identifier(
     })
 }
 
-/// The Blitz demo catalogue's identifier `kind`, every card enrolled.
+/// The identifier `kind` with every face of `designs` (a catalogue's, from
+/// `vision::distinct::blitz_designs`) enrolled; the faces are rendered one at a time, so a large
+/// catalogue does not hold them all.
 pub fn blitz_identifier(
     kind: IdentifierKind,
+    designs: &[vision::face::FaceDesign],
     model: &Path,
     thresholds: ModelThresholds,
 ) -> anyhow::Result<Identifier> {
-    if kind == IdentifierKind::Hash {
-        return Ok(Identifier::Hash);
-    }
-    let cat = blitz::catalogue::Catalogue::demo();
-    let faces = vision::distinct::blitz_faces(&cat.cards)?;
-    let all: Vec<(&str, &opencv::core::Mat)> =
-        faces.iter().map(|(id, m)| (id.as_str(), m)).collect();
-    identifier(kind, &all, model, thresholds)
+    let learned = || -> anyhow::Result<Learned> {
+        let mut learned = Learned::for_designs(model, designs).with_context(|| {
+            format!(
+                "loading the learned identifier {} (train it with models/identify/train.py)",
+                model.display()
+            )
+        })?;
+        learned.thresholds = thresholds;
+        Ok(learned)
+    };
+    Ok(match kind {
+        IdentifierKind::Hash => Identifier::Hash,
+        IdentifierKind::Model => Identifier::Model(learned()?),
+        IdentifierKind::Fused => Identifier::Fused(learned()?),
+        IdentifierKind::Orb => {
+            let faces = designs
+                .iter()
+                .map(|d| Ok((d.id.as_str(), vision::face::render_design(d)?)))
+                .collect::<Result<Vec<_>, vision::VisionError>>()?;
+            Identifier::Orb(OrbIndex::from_faces(faces.iter().map(|(id, m)| (*id, m)))?)
+        }
+    })
 }
 
 fn scanner(
@@ -279,6 +296,48 @@ pub fn print(rows: &[Row]) {
             r.unknown_named
                 .map(|u| format!("  unknown cards named {}", pct(u)))
                 .unwrap_or_default()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::prelude::*;
+
+    /// `play --catalogue`: the model enrols the player's catalogue (it enrolled the demo's), each
+    /// face rendered once; a card only that catalogue has is named from its own face.
+    #[test]
+    fn the_model_enrols_the_catalogue_it_is_given() {
+        let mut cat = blitz::catalogue::Catalogue::demo();
+        cat.cards.truncate(12);
+        cat.cards[11].id = "my-own-card".into();
+        let designs = vision::distinct::blitz_designs(&cat.cards).unwrap();
+        let model =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/identify/card_embed.tflite");
+        let Identifier::Fused(learned) = blitz_identifier(
+            IdentifierKind::Fused,
+            &designs,
+            &model,
+            ModelThresholds::default(),
+        )
+        .unwrap() else {
+            panic!("fused asked for");
+        };
+        assert_eq!(learned.enrolment.len(), 12);
+        let face = vision::face::render_design(&designs[11]).unwrap();
+        let seen = learned
+            .embedder
+            .embed(&vision::embed::face_crop(&face).unwrap())
+            .unwrap();
+        assert_eq!(learned.enrolment.ranked(&seen, 1)[0].0, "my-own-card");
+        // The faces are those the kit prints for the catalogue.
+        let printed = vision::distinct::blitz_faces(&cat.cards).unwrap();
+        let mut diff = opencv::core::Mat::default();
+        opencv::core::absdiff(&printed[11].1, &face, &mut diff).unwrap();
+        assert_eq!(
+            opencv::core::count_non_zero(&diff.reshape(1, 0).unwrap()).unwrap(),
+            0
         );
     }
 }

@@ -125,6 +125,26 @@ impl Learned {
         })
     }
 
+    /// Loads the model and enrols each design's face, rendered one at a time (a large catalogue's
+    /// faces are never all in memory at once).
+    pub fn for_designs(
+        model: &Path,
+        designs: &[crate::face::FaceDesign],
+    ) -> Result<Learned, VisionError> {
+        let embedder = Embedder::load(model)?;
+        let mut enrolment = Enrolment::default();
+        for d in designs {
+            let face = crate::face::render_design(d)?;
+            enrolment.enrol(&d.id, embedder.embed(&crate::embed::face_crop(&face)?)?);
+        }
+        Ok(Learned {
+            embedder,
+            enrolment,
+            thresholds: ModelThresholds::default(),
+            prints: Default::default(),
+        })
+    }
+
     /// The nearest enrolled card to the crop cut by `corners` (its own top-left first, image px),
     /// before any threshold: (card, cosine, lead over the runner-up card).
     pub fn assess(

@@ -244,11 +244,23 @@ impl ReferenceSet {
         self.prepare();
     }
 
+    /// The catalogue's faces, rendered one at a time (never all in memory at once).
     pub fn from_catalogue(
         cards: &[blitz::catalogue::CardDef],
     ) -> Result<ReferenceSet, VisionError> {
-        let faces = crate::distinct::blitz_faces(cards)?;
-        ReferenceSet::from_faces(faces.iter().map(|(id, m)| (id.as_str(), m)))
+        ReferenceSet::from_designs(&crate::distinct::blitz_designs(cards)?)
+    }
+
+    /// Each design's face, rendered one at a time.
+    pub fn from_designs(designs: &[crate::face::FaceDesign]) -> Result<ReferenceSet, VisionError> {
+        let mut set = ReferenceSet::default();
+        for d in designs {
+            let face = crate::face::render_design(d)?;
+            set.refs
+                .extend(ReferenceSet::from_faces([(d.id.as_str(), &face)])?.refs);
+        }
+        set.prepare();
+        Ok(set)
     }
 
     /// Compares the patches seen for one hole (one per roll) against every reference.
