@@ -28,6 +28,56 @@ fn full_frame(c: &mut Criterion) {
     }
 }
 
+/// A sequence of frames of one table (`scan_following`): a frame like the last one scanned (with
+/// sensor noise) against one in which a card changed (each scanned in full).
+fn sequence(c: &mut Criterion) {
+    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::prelude::*;
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = SceneRenderer::new(&cat).expect("renderer");
+    let scanner = vision::Scanner::new(&cat, Default::default()).expect("scanner");
+    let scene = renderer
+        .render(
+            11,
+            &SceneOptions {
+                aruco_mat: Some(false),
+                occupancy: Some(1.0),
+                ..Default::default()
+            },
+        )
+        .expect("scene");
+    let (rows, cols) = (scene.image.rows(), scene.image.cols());
+    let mut noise =
+        Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_16SC3, Scalar::all(0.0))
+            .expect("noise");
+    opencv::core::randn(&mut noise, &Scalar::all(0.0), &Scalar::all(3.0)).expect("noise");
+    let mut noisy = Mat::default();
+    let mask = opencv::core::no_array();
+    opencv::core::add(&scene.image, &noise, &mut noisy, &mask, opencv::core::CV_8U).expect("add");
+    let mut memory = vision::memory::TableMemory::new();
+    scanner
+        .scan_following(&scene.image, 0, &mut memory)
+        .expect("scan");
+    c.bench_function("sequence_unchanged_frame", |b| {
+        b.iter(|| {
+            scanner
+                .scan_following(&noisy, 1, &mut memory)
+                .expect("scan")
+        })
+    });
+    let mut moved = scene.image.clone();
+    let rect = Rect::new(600, 300, 60, 84);
+    opencv::imgproc::rectangle(&mut moved, rect, Scalar::all(30.0), -1, 8, 0).expect("card");
+    let mut flip = false;
+    c.bench_function("sequence_changed_frame", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let frame = if flip { &moved } else { &scene.image };
+            scanner.scan_following(frame, 2, &mut memory).expect("scan")
+        })
+    });
+}
+
 /// The same full board through the frame-hole detector alone and through the learned, design-
 /// agnostic detector (stages: model, quads, snap), and a held-out-family scene of the committed
 /// fixture through the learned detector: what the new detector costs against the old in one run.
@@ -71,6 +121,6 @@ fn detectors(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30);
-    targets = full_frame, detectors
+    targets = full_frame, sequence, detectors
 }
 criterion_main!(benches);

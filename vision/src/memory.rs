@@ -1,7 +1,8 @@
 //! What the scanner keeps between frames of one table: the cells named cards were last seen in (so a
 //! refit after a bumped camera, a hand over some cards or an emptied first column keeps the grid
 //! where the cards are), the last frame, small, to tell fast motion, and the table as it was learnt,
-//! to tell a hand held still.
+//! to tell a hand held still; and the frame last scanned with what it showed, so that a frame in
+//! which nothing changed is not scanned again (change gating).
 
 use crate::VisionError;
 use opencv::core::{Mat, Size};
@@ -16,12 +17,29 @@ const MOVED_LEVEL: f64 = 28.0;
 /// More than this share of moved pixels is fast motion: a hand, a bumped camera, cards being laid.
 const MOTION_SHARE: f64 = 0.02;
 
+/// Change gating compares the frame with the last one scanned in tiles of this many shrunk pixels
+/// square (32 px of a 1280-wide frame: less than a far card).
+pub const GATE_TILE: i32 = 4;
+/// A tile whose shrunk pixels changed by more than this on average (of 255) since the last scan is
+/// a change there: the frame is scanned again. Sensor noise and JPEG moves a shrunk pixel by about
+/// 1; a card laid, moved, turned or swapped for another moves its tiles by tens.
+pub const GATE_LEVEL: f64 = 5.0;
+
+/// The frame last scanned (shrunk, grey), what the scan saw, and the Allied side the scan was
+/// told (an answer given since must be scanned with).
+struct Scanned {
+    small: Mat,
+    observation: crate::TableObservation,
+    allied_towards: Option<[f64; 2]>,
+}
+
 #[derive(Default)]
 pub struct TableMemory {
     /// Card id → (col, row) of its cell when last seen.
     pub cells: HashMap<String, (u8, u8)>,
     last_small: Option<Mat>,
     hands: crate::hands::HandWatch,
+    scanned: Option<Scanned>,
 }
 
 impl TableMemory {
@@ -39,6 +57,59 @@ impl TableMemory {
         let mut gray = Mat::default();
         imgproc::cvt_color(&small, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
         Ok((self.moved_small(gray)?, self.hands.hand_in_small(&small)?))
+    }
+
+    /// The last scan's observation when `image` shows what that scan's frame showed (no tile of
+    /// the two shrunk copies differs by more than [`GATE_LEVEL`]) and it was made with the same
+    /// `allied_towards`; `None` when the frame must be scanned.
+    pub fn unchanged_since_scan(
+        &self,
+        image: &Mat,
+        allied_towards: Option<[f64; 2]>,
+    ) -> Result<Option<&crate::TableObservation>, VisionError> {
+        let Some(scanned) = &self.scanned else {
+            return Ok(None);
+        };
+        if scanned.allied_towards != allied_towards {
+            return Ok(None);
+        }
+        let small = small_grey(image)?;
+        if small.size()? != scanned.small.size()? {
+            return Ok(None);
+        }
+        let mut diff = Mat::default();
+        opencv::core::absdiff(&scanned.small, &small, &mut diff)?;
+        let tiles = Size::new(
+            (small.cols() / GATE_TILE).max(1),
+            (small.rows() / GATE_TILE).max(1),
+        );
+        let mut per_tile = Mat::default();
+        imgproc::resize(&diff, &mut per_tile, tiles, 0.0, 0.0, imgproc::INTER_AREA)?;
+        let mut most = 0.0;
+        opencv::core::min_max_loc(
+            &per_tile,
+            None,
+            Some(&mut most),
+            None,
+            None,
+            &opencv::core::no_array(),
+        )?;
+        Ok((most <= GATE_LEVEL).then_some(&scanned.observation))
+    }
+
+    /// Remembers `image` as the frame last scanned, with what the scan saw.
+    pub fn scanned(
+        &mut self,
+        image: &Mat,
+        observation: &crate::TableObservation,
+        allied_towards: Option<[f64; 2]>,
+    ) -> Result<(), VisionError> {
+        self.scanned = Some(Scanned {
+            small: small_grey(image)?,
+            observation: observation.clone(),
+            allied_towards,
+        });
+        Ok(())
     }
 
     /// Whether much of `gray` changed since the last frame given here (the first never has).
@@ -68,6 +139,17 @@ impl TableMemory {
         self.last_small = Some(small);
         Ok(moved)
     }
+}
+
+/// `image` (BGR or grey) shrunk to [`SMALL_W`], grey.
+fn small_grey(image: &Mat) -> Result<Mat, VisionError> {
+    let small = shrink_to_width(image, SMALL_W)?;
+    if small.channels() == 1 {
+        return Ok(small);
+    }
+    let mut grey = Mat::default();
+    imgproc::cvt_color(&small, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+    Ok(grey)
 }
 
 /// `image` shrunk (area-averaged) to `width` pixels, its aspect kept.

@@ -41,6 +41,9 @@ pub struct ScannerOptions {
     /// Image direction from the grid toward the Allied player, as the players answered when the
     /// cards could not tell; used only then.
     pub allied_towards: Option<[f64; 2]>,
+    /// Frames of a sequence ([`Scanner::scan_following`]) that show what the last one scanned
+    /// showed are not scanned again (see [`crate::memory::GATE_LEVEL`]).
+    pub gate_unchanged: bool,
 }
 
 impl Default for ScannerOptions {
@@ -55,6 +58,7 @@ impl Default for ScannerOptions {
             max_aspect: 0.80,
             detect: DetectOptions::default(),
             allied_towards: None,
+            gate_unchanged: true,
         }
     }
 }
@@ -278,14 +282,36 @@ impl Scanner {
 
     /// Scans the next frame of a table seen before: cards keep the cells `memory` remembers when
     /// most of them agree, fast motion since the last frame is reported, and `memory` learns this
-    /// frame.
+    /// frame. A frame that shows what the last one scanned showed is not scanned again (when
+    /// [`ScannerOptions::gate_unchanged`]): that scan's cards are taken, with this frame's hand and
+    /// motion watch.
     pub fn scan_following(
         &self,
         image: &Mat,
         frame_index: u64,
         memory: &mut TableMemory,
     ) -> Result<TableObservation, VisionError> {
-        self.scan_frame(image, frame_index, Some(memory))
+        if !self.options.gate_unchanged {
+            return self.scan_frame(image, frame_index, Some(memory));
+        }
+        let start = Instant::now();
+        let towards = self.options.allied_towards;
+        if let Some(last) = memory.unchanged_since_scan(image, towards)? {
+            let mut obs = last.clone();
+            let (motion, hand) = memory.watch(image)?;
+            obs.frame_index = frame_index;
+            (obs.motion, obs.hand) = (motion, hand);
+            obs.hand_or_motion_suspected = motion || hand || obs.cards.iter().any(|c| c.covered);
+            obs.timings = Timings {
+                total_ms: ms(start),
+                reused: true,
+                ..Timings::default()
+            };
+            return Ok(obs);
+        }
+        let obs = self.scan_frame(image, frame_index, Some(memory))?;
+        memory.scanned(image, &obs, towards)?;
+        Ok(obs)
     }
 
     fn scan_frame(

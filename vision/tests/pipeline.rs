@@ -314,3 +314,70 @@ fn issue3_a_card_cut_short_by_a_sleeve_is_not_named_wrongly() {
         assert!(o.wrong_names.is_empty(), "seed {seed}: {:?}", o.wrong_names);
     }
 }
+
+/// Change gating: the same frame again, or with sensor noise, is not scanned again (the last scan's
+/// cards are taken); one card covered by something new is scanned; an Allied side answered since
+/// is scanned with.
+#[test]
+fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
+    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::prelude::*;
+    let kit = common::kit();
+    let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
+    let mut memory = vision::memory::TableMemory::new();
+    let first = kit
+        .scanner
+        .scan_following(&scene.image, 0, &mut memory)
+        .unwrap();
+    assert!(!first.timings.reused);
+    let again = kit
+        .scanner
+        .scan_following(&scene.image, 1, &mut memory)
+        .unwrap();
+    assert!(again.timings.reused);
+    assert_eq!((again.frame_index, &again.cards), (1, &first.cards));
+    let (rows, cols) = (scene.image.rows(), scene.image.cols());
+    let mut noise =
+        Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_16SC3, Scalar::all(0.0))
+            .unwrap();
+    opencv::core::randn(&mut noise, &Scalar::all(0.0), &Scalar::all(4.0)).unwrap();
+    let mut noisy = Mat::default();
+    let mask = opencv::core::no_array();
+    opencv::core::add(&scene.image, &noise, &mut noisy, &mask, opencv::core::CV_8U).unwrap();
+    let noisy_obs = kit.scanner.scan_following(&noisy, 2, &mut memory).unwrap();
+    assert!(noisy_obs.timings.reused, "sensor noise is no change");
+    // Something new over one card (a far one: the smallest change that matters).
+    let far = first
+        .cards
+        .iter()
+        .min_by(|a, b| a.center[1].total_cmp(&b.center[1]))
+        .expect("cards");
+    let (x, y) = (far.center[0] as i32, far.center[1] as i32);
+    let mut changed = scene.image.clone();
+    opencv::imgproc::rectangle(
+        &mut changed,
+        Rect::new(x - 12, y - 16, 24, 32),
+        Scalar::new(40.0, 180.0, 40.0, 0.0),
+        -1,
+        opencv::imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let changed_obs = kit
+        .scanner
+        .scan_following(&changed, 3, &mut memory)
+        .unwrap();
+    assert!(!changed_obs.timings.reused, "a covered card is a change");
+    let same = kit
+        .scanner
+        .scan_following(&changed, 4, &mut memory)
+        .unwrap();
+    assert!(same.timings.reused);
+    let mut answered = vision::Scanner::new(&kit.catalogue, Default::default()).unwrap();
+    answered.options.allied_towards = Some([0.0, 1.0]);
+    let after_answer = answered.scan_following(&changed, 5, &mut memory).unwrap();
+    assert!(
+        !after_answer.timings.reused,
+        "scanned with the players' answer"
+    );
+}
