@@ -57,21 +57,34 @@ fn left_out(cat: &blitz::catalogue::Catalogue) -> HashSet<String> {
 }
 
 /// The identifier `kind` with `faces` enrolled (the model loaded from `model` where it needs one).
+/// A loaded learned identifier with `thresholds`, or the error naming its model file.
+fn tuned(
+    loaded: Result<Learned, vision::VisionError>,
+    model: &Path,
+    thresholds: ModelThresholds,
+) -> anyhow::Result<Learned> {
+    let mut learned = loaded.with_context(|| {
+        format!(
+            "loading the learned identifier {} (train it with models/identify/train.py)",
+            model.display()
+        )
+    })?;
+    learned.thresholds = thresholds;
+    Ok(learned)
+}
+
 pub fn identifier(
     kind: IdentifierKind,
     faces: &[(&str, &opencv::core::Mat)],
     model: &Path,
     thresholds: ModelThresholds,
 ) -> anyhow::Result<Identifier> {
-    let learned = || -> anyhow::Result<Learned> {
-        let mut learned = Learned::load(model, faces.iter().copied()).with_context(|| {
-            format!(
-                "loading the learned identifier {} (train it with models/identify/train.py)",
-                model.display()
-            )
-        })?;
-        learned.thresholds = thresholds;
-        Ok(learned)
+    let learned = || {
+        tuned(
+            Learned::load(model, faces.iter().copied()),
+            model,
+            thresholds,
+        )
     };
     Ok(match kind {
         IdentifierKind::Hash => Identifier::Hash,
@@ -90,16 +103,7 @@ pub fn blitz_identifier(
     model: &Path,
     thresholds: ModelThresholds,
 ) -> anyhow::Result<Identifier> {
-    let learned = || -> anyhow::Result<Learned> {
-        let mut learned = Learned::for_designs(model, designs).with_context(|| {
-            format!(
-                "loading the learned identifier {} (train it with models/identify/train.py)",
-                model.display()
-            )
-        })?;
-        learned.thresholds = thresholds;
-        Ok(learned)
-    };
+    let learned = || tuned(Learned::for_designs(model, designs), model, thresholds);
     Ok(match kind {
         IdentifierKind::Hash => Identifier::Hash,
         IdentifierKind::Model => Identifier::Model(learned()?),

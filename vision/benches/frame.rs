@@ -28,15 +28,9 @@ fn full_frame(c: &mut Criterion) {
     }
 }
 
-/// A sequence of frames of one table (`scan_following`): a frame like the last one scanned (with
-/// sensor noise) against one in which a card changed (each scanned in full).
-fn sequence(c: &mut Criterion) {
-    use opencv::core::{Mat, Rect, Scalar};
-    use opencv::prelude::*;
-    let cat = blitz::catalogue::Catalogue::demo();
-    let renderer = SceneRenderer::new(&cat).expect("renderer");
-    let scanner = vision::Scanner::new(&cat, Default::default()).expect("scanner");
-    let scene = renderer
+/// Scene 11 with every cell holding a card, no mat.
+fn full_board_without_mat(renderer: &SceneRenderer) -> vision::scene::Scene {
+    renderer
         .render(
             11,
             &SceneOptions {
@@ -45,7 +39,18 @@ fn sequence(c: &mut Criterion) {
                 ..Default::default()
             },
         )
-        .expect("scene");
+        .expect("scene")
+}
+
+/// A sequence of frames of one table (`scan_following`): a frame like the last one scanned (with
+/// sensor noise) against one in which a card changed (each scanned in full).
+fn sequence(c: &mut Criterion) {
+    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::prelude::*;
+    let cat = blitz::catalogue::Catalogue::demo();
+    let renderer = SceneRenderer::new(&cat).expect("renderer");
+    let scanner = vision::Scanner::new(&cat, Default::default()).expect("scanner");
+    let scene = full_board_without_mat(&renderer);
     let (rows, cols) = (scene.image.rows(), scene.image.cols());
     let mut noise =
         Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_16SC3, Scalar::all(0.0))
@@ -84,16 +89,7 @@ fn sequence(c: &mut Criterion) {
 fn detectors(c: &mut Criterion) {
     let cat = blitz::catalogue::Catalogue::demo();
     let renderer = SceneRenderer::new(&cat).expect("renderer");
-    let scene = renderer
-        .render(
-            11,
-            &SceneOptions {
-                aruco_mat: Some(false),
-                occupancy: Some(1.0),
-                ..Default::default()
-            },
-        )
-        .expect("scene");
+    let scene = full_board_without_mat(&renderer);
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut learned = vision::detector::CardDetector::new(
         root.join("../models/detect/card_detect.tflite"),
