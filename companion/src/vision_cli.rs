@@ -321,6 +321,10 @@ pub enum Command {
         /// (vision::lookalike; an experiment: it names more cards, and some wrongly).
         #[arg(long)]
         lookalikes: bool,
+        /// Name each card wholly in view from its true corners instead of the detector's quads:
+        /// the identifier's share of the losses, apart from finding.
+        #[arg(long)]
+        true_corners: bool,
         /// Override the model's minimum cosine to the nearest enrolled card.
         #[arg(long)]
         model_min_cosine: Option<f32>,
@@ -461,6 +465,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             core_share,
             split_threshold,
             lookalikes,
+            true_corners,
             model_min_cosine,
             model_min_gap,
             json,
@@ -490,8 +495,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 &scenes_dir,
                 &mut detector,
                 &mut learned,
-                limit,
-                lookalikes,
+                vision::detector::eval::EvalOptions {
+                    limit,
+                    lookalikes,
+                    true_corners,
+                },
                 |i, n| {
                     if !json && i % 100 == 0 {
                         eprintln!("scene {i} of {n}");

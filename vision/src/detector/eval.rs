@@ -4,7 +4,7 @@
 //! by design family, table, layout, camera tilt and camera yaw.
 
 use super::name::{enrolment_embedding, name_card, NamedCard};
-use super::{CardDetector, DetectTimings};
+use super::{CardDetector, DetectTimings, DetectedCard};
 use crate::detect::dist;
 use crate::geometry::{centroid, signed_area};
 use crate::identifier::Learned;
@@ -169,10 +169,14 @@ pub struct Report {
     /// Median and 90th percentile of found cards' mean corner error (px).
     pub corner_err_median_px: f64,
     pub corner_err_p90_px: f64,
+    /// Cards were named from their true corners, not found by the detector.
+    pub true_corners: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Decision {
+    /// The card's design family.
+    pub family: String,
     pub unknown: bool,
     pub nearest_right: bool,
     pub cosine: f32,
@@ -189,16 +193,32 @@ const MATCH_CENTRE_SHARE: f64 = 0.3;
 const MATCH_AREA_RATIO: f64 = 1.6;
 const MAX_FAILURES_LISTED: usize = 200;
 
+/// How [`evaluate`] runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalOptions {
+    /// Score only the first N scenes.
+    pub limit: Option<usize>,
+    /// Enrol each card's patch too, and compare look-alike prints where the model abstains.
+    pub lookalikes: bool,
+    /// Name each card wholly in view from its true corners instead of the detector's quads: what
+    /// the identifier alone achieves, apart from finding.
+    pub true_corners: bool,
+}
+
 /// Enrols every card from its photo (with its patch for telling look-alikes apart when
-/// `lookalikes`), then scores every scene (at most `limit`).
+/// `lookalikes`), then scores every scene.
 pub fn evaluate(
     dir: &Path,
     detector: &mut CardDetector,
     learned: &mut Learned,
-    limit: Option<usize>,
-    lookalikes: bool,
+    options: EvalOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Report, VisionError> {
+    let EvalOptions {
+        limit,
+        lookalikes,
+        true_corners,
+    } = options;
     let manifest = Manifest::load(dir)?;
     let mut failed = Vec::new();
     for e in &manifest.enrol {
@@ -225,7 +245,11 @@ pub fn evaluate(
         let path = dir.join(&scene.image);
         let image = read_image(&path)?;
         let t = Instant::now();
-        let detected = detector.detect(&image)?;
+        let detected = if true_corners {
+            truth_quads(scene)
+        } else {
+            detector.detect(&image)?
+        };
         let detect_ms = t.elapsed().as_secs_f64() * 1000.0;
         let t = Instant::now();
         let named: Vec<NamedCard> = detected
@@ -233,7 +257,9 @@ pub fn evaluate(
             .map(|d| name_card(learned, &image, d))
             .collect::<Result<_, _>>()?;
         let name_ms = t.elapsed().as_secs_f64() * 1000.0;
-        record_times(&mut times, &detector.timings, detect_ms, name_ms);
+        // From true corners nothing was detected: the detector's timings are an earlier run's.
+        let timings = (!true_corners).then_some(&detector.timings);
+        record_times(&mut times, timings, detect_ms, name_ms);
         let (tally, family_tallies, why) = score_scene(scene, &named, &unknown, &mut decisions);
         for (card, reason) in why {
             if failures.len() < MAX_FAILURES_LISTED {
@@ -283,6 +309,7 @@ pub fn evaluate(
     };
     let (corner_err_median_px, corner_err_p90_px) = (pick(0.5), pick(0.9));
     Ok(Report {
+        true_corners,
         corner_err_median_px,
         corner_err_p90_px,
         compositor: manifest.compositor.clone(),
@@ -312,21 +339,38 @@ pub fn evaluate(
     })
 }
 
+/// Every card wholly in view as the detector would report it, from its true corners.
+fn truth_quads(scene: &SceneEntry) -> Vec<DetectedCard> {
+    scene
+        .cards
+        .iter()
+        .filter(|c| c.findable)
+        .map(|c| DetectedCard {
+            corners: c.corners,
+            partly_hidden: false,
+            score: 1.0,
+        })
+        .collect()
+}
+
 fn record_times(
     times: &mut BTreeMap<String, Vec<f64>>,
-    t: &DetectTimings,
+    detector: Option<&DetectTimings>,
     detect_ms: f64,
     name_ms: f64,
 ) {
-    for (k, v) in [
-        ("detect: prepare", t.prepare_ms),
-        ("detect: model", t.model_ms),
-        ("detect: quads", t.quads_ms),
-        ("detect: snap to edges", t.snap_ms),
-        ("detect (all)", detect_ms),
-        ("name", name_ms),
-        ("frame", detect_ms + name_ms),
-    ] {
+    if let Some(t) = detector {
+        for (k, v) in [
+            ("detect: prepare", t.prepare_ms),
+            ("detect: model", t.model_ms),
+            ("detect: quads", t.quads_ms),
+            ("detect: snap to edges", t.snap_ms),
+            ("detect (all)", detect_ms),
+        ] {
+            times.entry(k.into()).or_default().push(v);
+        }
+    }
+    for (k, v) in [("name", name_ms), ("frame", detect_ms + name_ms)] {
         times.entry(k.into()).or_default().push(v);
     }
 }
@@ -373,7 +417,11 @@ fn score_scene(
     let mut why = Vec::new();
     let mut used = vec![false; named.len()];
     let mut exact = true;
-    for truth in &scene.cards {
+    // Cards that must be found take their detections first; a partly covered card then only
+    // absorbs a detection left over (so it is not counted extra), never one a findable card needs.
+    let (must, may): (Vec<&TruthCard>, Vec<&TruthCard>) =
+        scene.cards.iter().partition(|c| c.findable);
+    for truth in must.into_iter().chain(may) {
         // The best unused detection on this card.
         let hit = named
             .iter()
@@ -409,6 +457,7 @@ fn score_scene(
                 c.corner_err_sum = err;
                 if let (Some((id, cosine, gap)), false) = (&n.nearest, n.partly_hidden) {
                     decisions.push(Decision {
+                        family: truth.family.clone(),
                         unknown: is_unknown,
                         nearest_right: *id == truth.id,
                         cosine: *cosine,
@@ -487,6 +536,9 @@ pub fn print(report: &Report) {
         report.seeds[1],
         report.families.join(", ")
     );
+    if report.true_corners {
+        println!("named from the cards' true corners: the detector's quads were not used");
+    }
     println!(
         "enrolled {} cards from one photo each ({} photos where no whole card was found)",
         report.enrolled,
