@@ -14,6 +14,7 @@ import argparse
 import csv
 import os
 import sys
+from functools import partial
 from multiprocessing import Pool
 
 import cv2
@@ -36,10 +37,11 @@ def warp_crop(image: np.ndarray, corners) -> np.ndarray:
     return cv2.resize(big, (W, H), interpolation=cv2.INTER_AREA)
 
 
-def scene_crops(seed):
-    # The identifier was trained on depth-mirrored scenes (compose.camera_homography).
+def scene_crops(seed, depth_mirrored=True):
+    # The shipped identifier was trained on depth-mirrored scenes (compose.camera_homography);
+    # `--camera upright` draws them with the camera a webcam is.
     sc = compose.render_scene(seed, 1280, 720, families=D.TRAIN_FAMILIES, tables=compose.TRAIN_TABLES,
-                              depth_mirrored=True)
+                              depth_mirrored=depth_mirrored)
     return [(c.id, warp_crop(sc.image, c.corners)) for c in sc.cards if c.findable]
 
 
@@ -49,12 +51,15 @@ def main():
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--scenes", type=int, default=3000)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--camera", choices=["depth-mirrored", "upright"], default="depth-mirrored",
+                    help="how the scenes are drawn (depth-mirrored reproduces the shipped model's crops)")
     args = ap.parse_args()
     if args.seed + args.scenes > 300_000:
         sys.exit("crop seeds stay below 300000 (the evaluation's seeds start at 500000)")
     os.makedirs(args.out, exist_ok=True)
     with Pool(args.workers) as pool:
-        per_scene = pool.map(scene_crops, range(args.seed, args.seed + args.scenes), chunksize=8)
+        per_scene = pool.map(partial(scene_crops, depth_mirrored=args.camera == "depth-mirrored"),
+                             range(args.seed, args.seed + args.scenes), chunksize=8)
     crops = [c for s in per_scene for c in s]
     ids = sorted({i for i, _ in crops})
     faces = []
