@@ -143,25 +143,29 @@ fn frames_of_any_size_give_corners_in_the_frames_own_pixels() {
     );
 }
 
-/// Floors on the committed fixture (12 scenes of held-out families, never trained on nor tuned on):
-/// found per family, named right, (almost) no wrong names and no unknown card named. The floors sit
-/// below what was measured, so a real regression, not noise, fails them.
-#[test]
-fn held_out_design_families_are_found_and_named_above_their_floors() {
-    let mut d = detector();
+/// The committed fixture scored with the shipped models.
+fn evaluate_fixture(options: EvalOptions) -> vision::detector::eval::Report {
     let mut learned = Learned::load(
         &models().join("identify/card_embed.tflite"),
         std::iter::empty(),
     )
     .expect("identifier");
-    let report = evaluate(
+    evaluate(
         &fixture(),
-        &mut d,
+        &mut detector(),
         &mut learned,
-        Default::default(),
+        options,
         |_, _| {},
     )
-    .expect("evaluates");
+    .expect("evaluates")
+}
+
+/// Floors on the committed fixture (12 scenes of held-out families, never trained on nor tuned on):
+/// found per family, named right, (almost) no wrong names and no unknown card named. The floors sit
+/// below what was measured, so a real regression, not noise, fails them.
+#[test]
+fn held_out_design_families_are_found_and_named_above_their_floors() {
+    let report = evaluate_fixture(EvalOptions::default());
     let all = report.total.rates();
     assert!(
         report.total.cards >= 60,
@@ -199,25 +203,12 @@ fn held_out_design_families_are_found_and_named_above_their_floors() {
 /// detector's quads.
 #[test]
 fn named_from_true_corners_every_whole_card_is_found_and_none_is_lost_to_the_detector() {
-    let mut d = detector();
-    let mut learned = Learned::load(
-        &models().join("identify/card_embed.tflite"),
-        std::iter::empty(),
-    )
-    .expect("identifier");
-    let detected = evaluate(
-        &fixture(),
-        &mut d,
-        &mut learned,
-        Default::default(),
-        |_, _| {},
-    )
-    .expect("evaluates");
+    let detected = evaluate_fixture(EvalOptions::default());
     let options = EvalOptions {
         true_corners: true,
         ..Default::default()
     };
-    let truth = evaluate(&fixture(), &mut d, &mut learned, options, |_, _| {}).expect("evaluates");
+    let truth = evaluate_fixture(options);
     assert!(truth.true_corners && !detected.true_corners);
     assert_eq!(truth.total.cards, detected.total.cards);
     assert_eq!(
