@@ -16,12 +16,19 @@ import os
 
 import numpy as np
 
+# The learned identifier's default minimum lead over the runner-up (vision::identifier).
 NAMING_GAP = 0.1
 
 
-def load(directory, name, h, w):
+def card_ids(directory, name):
+    """The card id of each row of a crops or faces file."""
     with open(os.path.join(directory, f"{name}.csv"), newline="") as f:
-        rows = [r["card"] for r in csv.DictReader(f)]
+        return [r["card"] for r in csv.DictReader(f)]
+
+
+def load(directory, name, h, w):
+    """A crops or faces file of h×w BGR crops and the card id of each."""
+    rows = card_ids(directory, name)
     pixels = np.fromfile(os.path.join(directory, f"{name}.u8"), np.uint8)
     if pixels.size != len(rows) * h * w * 3:
         raise SystemExit(f"{directory}/{name}.u8: {pixels.size} bytes for {len(rows)} rows of {w}x{h}x3")

@@ -224,8 +224,8 @@ fn named_from_true_corners_every_whole_card_is_found_and_none_is_lost_to_the_det
         "corner error {}",
         truth.corner_err_median_px
     );
-    let findable = truth.decisions.len() as u64;
-    assert!(findable >= 40, "only {findable} cards decided");
+    let decided = truth.decisions.len();
+    assert!(decided >= 40, "only {decided} cards decided");
     assert!(
         truth.total.named_right >= detected.total.named_right,
         "true corners named {} right, the detector's quads {}",
