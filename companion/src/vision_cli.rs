@@ -198,6 +198,10 @@ pub enum Command {
         /// Extra references from `arbiter enroll`.
         #[arg(long)]
         refs: Option<PathBuf>,
+        /// Catalogue TOML of the cards at the table (default: the shipped demo catalogue): its
+        /// cards are the ones named.
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
         /// Print JSON (the default output is a short table).
         #[arg(long)]
         json: bool,
@@ -366,17 +370,24 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             mat,
             players,
             refs,
+            catalogue,
             json,
             identifier,
             allied_side,
             images,
         } => {
+            blitz_only(game)?;
             let table = TableSetup {
                 mat,
                 players,
                 allied_towards: allied_side.map(|e| e.towards()),
             };
-            scan(game, table, refs, json, &identifier, images)
+            let catalogue = match catalogue {
+                Some(path) => crate::live::blitz::CatalogueFile::load(&path)?.1,
+                None => blitz::catalogue::Catalogue::demo(),
+            };
+            let scanner = scanner(&catalogue, &table, refs, &identifier)?;
+            scan(scanner, json, images)
         }
         Command::Enroll {
             game,
@@ -645,11 +656,11 @@ struct TableSetup {
 }
 
 fn scanner(
+    cat: &blitz::catalogue::Catalogue,
     table: &TableSetup,
     refs: Option<PathBuf>,
     identifier: &IdentifierChoice,
 ) -> anyhow::Result<vision::Scanner> {
-    let cat = blitz::catalogue::Catalogue::demo();
     let designs = vision::distinct::blitz_designs(&cat.cards)?;
     let mut set = ReferenceSet::from_designs(&designs)?;
     let mut chosen = identifier.load(&designs)?;
@@ -691,19 +702,10 @@ fn scanner(
         allied_towards: table.allied_towards,
         ..Default::default()
     };
-    identifier.with_detector(vision::Scanner::with_refs(&cat, set, options).with_identifier(chosen))
+    identifier.with_detector(vision::Scanner::with_refs(cat, set, options).with_identifier(chosen))
 }
 
-fn scan(
-    game: GameName,
-    table: TableSetup,
-    refs: Option<PathBuf>,
-    json: bool,
-    identifier: &IdentifierChoice,
-    images: Vec<PathBuf>,
-) -> anyhow::Result<ExitCode> {
-    blitz_only(game)?;
-    let scanner = scanner(&table, refs, identifier)?;
+fn scan(scanner: vision::Scanner, json: bool, images: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
     let mut source = vision::source::ImageFiles::new(&images)?;
     use vision::source::FrameSource;
     while let Some(frame) = source.next_frame()? {

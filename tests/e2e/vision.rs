@@ -91,6 +91,78 @@ fn scan_prints_cells_as_the_panel_names_them() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `scan --catalogue` names the cards of the player's catalogue: a catalogue without the US
+/// resource cards never names one, and every card it names is one of its own.
+#[test]
+fn scan_names_the_cards_of_the_catalogue_it_is_given() {
+    let dir = temp_dir("scan-catalogue");
+    let image = crate::cli::render_blitz_scene(11, &dir);
+    let demo = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/catalogues/blitz.toml"),
+    )
+    .expect("demo catalogue");
+    let mut parts = demo.split("[[card]]");
+    let mut trimmed = parts.next().expect("header").to_string();
+    let mut kept = std::collections::HashSet::new();
+    for card in parts {
+        let id = card
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("id = \""))
+            .and_then(|rest| rest.split('"').next())
+            .expect("card id");
+        if !id.starts_with("us-r") {
+            kept.insert(id.to_string());
+            trimmed.push_str("[[card]]");
+            trimmed.push_str(card);
+        }
+    }
+    let catalogue = dir.join("mine.toml");
+    std::fs::write(&catalogue, trimmed).unwrap();
+    let named = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["scan", "--game", "blitz", "--mat", "--json"];
+        args.extend_from_slice(extra);
+        args.push(image.to_str().unwrap());
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line: serde_json::Value =
+            serde_json::from_str(text.lines().next().expect("one line")).expect("json");
+        line["observation"]["cards"]
+            .as_array()
+            .expect("cards")
+            .iter()
+            .filter_map(|c| c["card"].as_str().map(str::to_string))
+            .collect()
+    };
+    let with_demo = named(&[]);
+    assert!(
+        with_demo.iter().any(|id| id.starts_with("us-r")),
+        "{with_demo:?}"
+    );
+    let with_mine = named(&["--catalogue", catalogue.to_str().unwrap()]);
+    assert!(with_mine.len() >= 10, "{with_mine:?}");
+    assert!(
+        with_mine.iter().all(|id| kept.contains(id)),
+        "{with_mine:?}"
+    );
+    let missing = dir.join("nope.toml");
+    let out = run(&[
+        "scan",
+        "--game",
+        "blitz",
+        "--catalogue",
+        missing.to_str().unwrap(),
+        image.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope.toml"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn issue_3_scan_of_a_corrupt_image_names_the_file() {
     let dir = temp_dir("bad");

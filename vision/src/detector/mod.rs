@@ -59,6 +59,9 @@ pub struct DetectorOptions {
     pub min_card_fill: f64,
     /// The same for a core grown back to its card (cards touching): cores are rounder than cards.
     pub min_core_fill: f64,
+    /// A card region holding one core is that card's outline only while its quad's area is at
+    /// most this many times the card grown from the core; a larger region holds a neighbour too.
+    pub max_region_over_core: f64,
     /// Snap each side to the strongest nearby edge in the full-size frame.
     pub snap_edges: bool,
 }
@@ -73,6 +76,7 @@ impl Default for DetectorOptions {
             min_core_share: 0.25,
             min_card_fill: 0.75,
             min_core_fill: 0.55,
+            max_region_over_core: 1.15,
             snap_edges: true,
         }
     }

@@ -236,11 +236,19 @@ pub fn core_quads(
         }
         let score = sum / pixels as f32;
         let alone = region_of[label].filter(|k| cores_in[*k as usize] == 1);
+        let core_area = match &cores.contours[label] {
+            Some(contour) => signed_area(&opts.core.grow(&fit_quad(contour, pixels as f64)?)).abs(),
+            None => 0.0,
+        };
         if let Some(k) = alone {
             if let Some(contour) = &cards.contours[k as usize] {
                 let quad = fit_quad(contour, cards.pixels[k as usize] as f64)?;
                 let area = signed_area(&quad).abs();
-                if area > 0.0 {
+                // A region much larger than its one core's card holds more than that card (a
+                // neighbour whose own core the model missed): the core's card is the better bet.
+                if area > 0.0
+                    && area <= opts.max_region_over_core * core_area.max(f64::MIN_POSITIVE)
+                {
                     let fill = (cards.pixels[k as usize] as f64 / area).min(1.0);
                     out.push(CoreQuad {
                         quad,
@@ -497,7 +505,7 @@ mod tests {
     #[test]
     fn a_card_alone_is_its_own_outline() {
         let card = map_with(60, 40, &[(10, 5, 30, 35)]);
-        let core = map_with(60, 40, &[(14, 10, 26, 30)]);
+        let core = map_with(60, 40, &[(12, 7, 28, 33)]);
         let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
         assert_eq!(quads.len(), 1, "{quads:?}");
         assert!(
@@ -508,6 +516,27 @@ mod tests {
         assert!(quads[0].fill > 0.95);
         assert!((quads[0].score - 0.9).abs() < 1e-4);
         assert!(signed_area(&quads[0].quad) > 0.0);
+    }
+
+    #[test]
+    fn a_region_holding_a_neighbour_whose_core_was_missed_gives_the_cores_card() {
+        // Two 20×30 cards side by side make one card region; the model found only the left one's
+        // core (2 px inside it). The region's outline would cover both cards.
+        let card = map_with(60, 40, &[(5, 5, 45, 35)]);
+        let core = map_with(60, 40, &[(7, 7, 23, 33)]);
+        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
+        assert_eq!(quads.len(), 1, "{quads:?}");
+        assert!(
+            (width(&quads[0].quad) - 20.0).abs() < 1.0,
+            "{:?}",
+            quads[0].quad
+        );
+        let always_region = DetectorOptions {
+            max_region_over_core: f64::INFINITY,
+            ..DetectorOptions::default()
+        };
+        let quads = core_quads(&core, &card, 60, 40, &always_region).expect("quads");
+        assert!((width(&quads[0].quad) - 40.0).abs() < 1.0);
     }
 
     #[test]
@@ -537,7 +566,7 @@ mod tests {
     fn a_card_with_a_bite_out_of_it_does_not_fill_its_quad() {
         // An L-shaped card region: a card whose corner lies under another card.
         let card = map_with(60, 60, &[(10, 10, 40, 25), (10, 25, 22, 50)]);
-        let core = map_with(60, 60, &[(14, 14, 20, 40)]);
+        let core = map_with(60, 60, &[(12, 12, 38, 23), (12, 23, 20, 48)]);
         let quads = core_quads(&core, &card, 60, 60, &DetectorOptions::default()).expect("quads");
         assert_eq!(quads.len(), 1);
         assert!(quads[0].hidden, "{}", quads[0].fill);

@@ -1,0 +1,32 @@
+//! Prints the card detector's quads for every scene of an evaluation set (export_eval.py), one JSON
+//! line per scene, to compare the detector's geometry with the truth outside Rust:
+//! `{"image": .., "cards": [{"corners": .., "partly_hidden": ..}]}`.
+//!
+//!     cargo run --release -p vision --example detect_dump -- SCENES_DIR [LIMIT] > dets.jsonl
+
+use vision::detector::{eval::Manifest, CardDetector, DetectorOptions, DEFAULT_MODEL};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(args.get(1).ok_or("SCENES_DIR")?);
+    let limit: usize = args
+        .get(2)
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(usize::MAX);
+    let manifest = Manifest::load(&dir)?;
+    let mut detector = CardDetector::new(DEFAULT_MODEL, DetectorOptions::default())?;
+    for scene in manifest.scenes.iter().take(limit) {
+        let img = vision::pipeline::read_image(&dir.join(&scene.image))?;
+        let cards: Vec<serde_json::Value> = detector
+            .detect(&img)?
+            .iter()
+            .map(|c| serde_json::json!({"corners": c.corners, "partly_hidden": c.partly_hidden}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"image": scene.image, "cards": cards})
+        );
+    }
+    Ok(())
+}
