@@ -502,17 +502,33 @@ mod tests {
         xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min)
     }
 
+    /// The only quad found in the 60×40 maps, checked to be `wide` output pixels across.
+    fn one_quad_of_width(
+        core: &[f32],
+        card: &[f32],
+        opts: &DetectorOptions,
+        wide: f64,
+    ) -> CoreQuad {
+        let quads = core_quads(core, card, 60, 40, opts).expect("quads");
+        assert_eq!(quads.len(), 1, "{quads:?}");
+        assert!(
+            (width(&quads[0].quad) - wide).abs() < 1.0,
+            "{:?}",
+            quads[0].quad
+        );
+        quads[0].clone()
+    }
+
     #[test]
     fn a_card_alone_is_its_own_outline() {
         let card = map_with(60, 40, &[(10, 5, 30, 35)]);
         let core = map_with(60, 40, &[(12, 7, 28, 33)]);
-        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
-        assert_eq!(quads.len(), 1, "{quads:?}");
-        assert!(
-            (width(&quads[0].quad) - 20.0).abs() < 1.0,
-            "{:?}",
-            quads[0].quad
-        );
+        let quads = [one_quad_of_width(
+            &core,
+            &card,
+            &DetectorOptions::default(),
+            20.0,
+        )];
         assert!(quads[0].fill > 0.95);
         assert!((quads[0].score - 0.9).abs() < 1e-4);
         assert!(signed_area(&quads[0].quad) > 0.0);
@@ -524,19 +540,12 @@ mod tests {
         // core (2 px inside it). The region's outline would cover both cards.
         let card = map_with(60, 40, &[(5, 5, 45, 35)]);
         let core = map_with(60, 40, &[(7, 7, 23, 33)]);
-        let quads = core_quads(&core, &card, 60, 40, &DetectorOptions::default()).expect("quads");
-        assert_eq!(quads.len(), 1, "{quads:?}");
-        assert!(
-            (width(&quads[0].quad) - 20.0).abs() < 1.0,
-            "{:?}",
-            quads[0].quad
-        );
+        one_quad_of_width(&core, &card, &DetectorOptions::default(), 20.0);
         let always_region = DetectorOptions {
             max_region_over_core: f64::INFINITY,
             ..DetectorOptions::default()
         };
-        let quads = core_quads(&core, &card, 60, 40, &always_region).expect("quads");
-        assert!((width(&quads[0].quad) - 40.0).abs() < 1.0);
+        one_quad_of_width(&core, &card, &always_region, 40.0);
     }
 
     #[test]
