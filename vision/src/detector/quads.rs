@@ -236,10 +236,14 @@ pub fn core_quads(
         }
         let score = sum / pixels as f32;
         let alone = region_of[label].filter(|k| cores_in[*k as usize] == 1);
-        let core_area = match &cores.contours[label] {
-            Some(contour) => signed_area(&opts.core.grow(&fit_quad(contour, pixels as f64)?)).abs(),
-            None => 0.0,
+        // The core's quad and the card grown from it, fitted once for the test below and the
+        // grown card after it.
+        let core_quad = match &cores.contours[label] {
+            Some(contour) => Some((contour, fit_quad(contour, pixels as f64)?)),
+            None => None,
         };
+        let grown = core_quad.as_ref().map(|(_, q)| opts.core.grow(q));
+        let core_area = grown.map_or(0.0, |q| signed_area(&q).abs());
         if let Some(k) = alone {
             if let Some(contour) = &cards.contours[k as usize] {
                 let quad = fit_quad(contour, cards.pixels[k as usize] as f64)?;
@@ -261,17 +265,16 @@ pub fn core_quads(
                 }
             }
         }
-        let Some(contour) = &cores.contours[label] else {
+        let (Some((contour, quad)), Some(grown)) = (core_quad, grown) else {
             continue;
         };
-        let quad = fit_quad(contour, pixels as f64)?;
         let area = signed_area(&quad).abs();
         if area <= 0.0 {
             continue;
         }
         let fill = (pixels as f64 / area).min(1.0);
         out.push(CoreQuad {
-            quad: opts.core.grow(&quad),
+            quad: grown,
             hidden: fill < opts.min_core_fill,
             fill,
             score,
@@ -523,15 +526,10 @@ mod tests {
     fn a_card_alone_is_its_own_outline() {
         let card = map_with(60, 40, &[(10, 5, 30, 35)]);
         let core = map_with(60, 40, &[(12, 7, 28, 33)]);
-        let quads = [one_quad_of_width(
-            &core,
-            &card,
-            &DetectorOptions::default(),
-            20.0,
-        )];
-        assert!(quads[0].fill > 0.95);
-        assert!((quads[0].score - 0.9).abs() < 1e-4);
-        assert!(signed_area(&quads[0].quad) > 0.0);
+        let quad = one_quad_of_width(&core, &card, &DetectorOptions::default(), 20.0);
+        assert!(quad.fill > 0.95);
+        assert!((quad.score - 0.9).abs() < 1e-4);
+        assert!(signed_area(&quad.quad) > 0.0);
     }
 
     #[test]
