@@ -2,7 +2,7 @@
 //! enrolling real cards and measuring the pipeline on synthetic scenes.
 
 use anyhow::Context;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use vision::identifier::{IdentifierKind, ModelThresholds};
 use vision::identify::ReferenceSet;
@@ -124,6 +124,19 @@ pub struct IdentifierChoice {
     pub detector_model: PathBuf,
 }
 
+/// The learned card detector from `model` with the shipped corner refiner, both found from any
+/// directory.
+pub fn learned_card_detector(model: &Path) -> anyhow::Result<vision::detector::CardDetector> {
+    let refiner = vision::detector::CornerRefiner::load(crate::paths::shipped(Path::new(
+        vision::detector::DEFAULT_CORNER_MODEL,
+    )))?;
+    Ok(vision::detector::CardDetector::new(
+        crate::paths::shipped(model),
+        vision::detector::DetectorOptions::default(),
+    )?
+    .with_corner_refiner(refiner))
+}
+
 /// `--detector` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DetectorArg {
@@ -138,10 +151,7 @@ impl IdentifierChoice {
     pub fn card_detector(&self) -> anyhow::Result<Option<vision::detector::CardDetector>> {
         match self.detector {
             DetectorArg::Frame => Ok(None),
-            DetectorArg::Both => Ok(Some(vision::detector::CardDetector::new(
-                crate::paths::shipped(&self.detector_model),
-                vision::detector::DetectorOptions::default(),
-            )?)),
+            DetectorArg::Both => Ok(Some(learned_card_detector(&self.detector_model)?)),
         }
     }
 
@@ -313,6 +323,12 @@ pub enum Command {
         /// Do not snap the detector's quads to the card edges in the full frame.
         #[arg(long)]
         no_snap: bool,
+        /// The corner refiner's model (whole cards' corners, after the snap).
+        #[arg(long, default_value = vision::detector::DEFAULT_CORNER_MODEL)]
+        corner_model: PathBuf,
+        /// Keep the detector's corners (no learned corner refinement).
+        #[arg(long)]
+        no_corner_refine: bool,
         /// The detector model's core is each card shrunk to this share of its size (models trained
         /// with `train.py --target share`); by default it is the shipped model's inset core.
         #[arg(long)]
@@ -473,6 +489,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             model,
             limit,
             no_snap,
+            corner_model,
+            no_corner_refine,
             core_share,
             split_threshold,
             lookalikes,
@@ -497,6 +515,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             let mut detector =
                 vision::detector::CardDetector::new(crate::paths::shipped(&detector), options)?;
+            if !no_corner_refine {
+                detector = detector.with_corner_refiner(vision::detector::CornerRefiner::load(
+                    crate::paths::shipped(&corner_model),
+                )?);
+            }
             let mut learned = vision::identifier::Learned::load(
                 &crate::paths::shipped(&model),
                 std::iter::empty(),

@@ -112,6 +112,18 @@ fn detectors(c: &mut Criterion) {
     c.bench_function("detect_learned_any_design_scene", |b| {
         b.iter(|| learned.detect(&any).expect("detect"))
     });
+    let mut refined = vision::detector::CardDetector::new(
+        root.join("../models/detect/card_detect.tflite"),
+        Default::default(),
+    )
+    .expect("detector")
+    .with_corner_refiner(
+        vision::detector::CornerRefiner::load(root.join("../models/detect/card_corners.tflite"))
+            .expect("corner refiner"),
+    );
+    c.bench_function("detect_learned_any_design_scene_corners_refined", |b| {
+        b.iter(|| refined.detect(&any).expect("detect"))
+    });
 }
 
 criterion_group! {

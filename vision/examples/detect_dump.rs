@@ -2,9 +2,13 @@
 //! line per scene, to compare the detector's geometry with the truth outside Rust:
 //! `{"image": .., "cards": [{"corners": .., "partly_hidden": ..}]}`.
 //!
-//!     cargo run --release -p vision --example detect_dump -- SCENES_DIR [LIMIT] > dets.jsonl
+//!     cargo run --release -p vision --example detect_dump -- SCENES_DIR [LIMIT [CORNER_MODEL]] > dets.jsonl
+//!
+//! With CORNER_MODEL, whole cards' corners are refined by that model.
 
-use vision::detector::{eval::Manifest, CardDetector, DetectorOptions, DEFAULT_MODEL};
+use vision::detector::{
+    eval::Manifest, CardDetector, CornerRefiner, DetectorOptions, DEFAULT_MODEL,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -16,6 +20,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(usize::MAX);
     let manifest = Manifest::load(&dir)?;
     let mut detector = CardDetector::new(DEFAULT_MODEL, DetectorOptions::default())?;
+    if let Some(corners) = args.get(3) {
+        detector = detector.with_corner_refiner(CornerRefiner::load(corners)?);
+    }
     for scene in manifest.scenes.iter().take(limit) {
         let img = vision::pipeline::read_image(&dir.join(&scene.image))?;
         let cards: Vec<serde_json::Value> = detector

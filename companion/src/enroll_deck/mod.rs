@@ -7,7 +7,7 @@ use sitting::Sitting;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use vision::detector::{CardDetector, DetectorOptions};
+use vision::detector::CardDetector;
 use vision::embed::Embedder;
 
 mod panel;
@@ -108,10 +108,7 @@ pub fn run(args: DeckArgs) -> anyhow::Result<ExitCode> {
         None => blitz_order(),
     };
     let embedder = Embedder::load(crate::paths::shipped(&args.model))?;
-    let detector = CardDetector::new(
-        crate::paths::shipped(&args.detector_model),
-        DetectorOptions::default(),
-    )?;
+    let detector = crate::vision_cli::learned_card_detector(&args.detector_model)?;
     if let Some(spec) = &args.source {
         let sitting = Sitting::open(ids, names, &args.refs, args.start)?;
         let source = spec.open("enrol from photos, or lay the cards before a camera")?;

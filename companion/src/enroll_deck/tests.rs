@@ -8,7 +8,6 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use vision::detector::{CardDetector, DetectorOptions};
 use vision::embed::Embedder;
 use vision::source::ImageFiles;
 
@@ -30,11 +29,8 @@ fn temp_refs(name: &str) -> PathBuf {
 fn app(refs: &Path, photos: &[PathBuf]) -> EnrolApp {
     let ids = read_ids(&blocks().join("ids.txt")).expect("ids");
     let sitting = Sitting::open(ids, HashMap::new(), refs, None).expect("sitting");
-    let detector = CardDetector::new(
-        repo(vision::detector::DEFAULT_MODEL),
-        DetectorOptions::default(),
-    )
-    .expect("detector");
+    let detector = crate::vision_cli::learned_card_detector(&repo(vision::detector::DEFAULT_MODEL))
+        .expect("detector");
     let embedder = Embedder::load(repo("models/identify/card_embed.tflite")).expect("embedder");
     let source = ImageFiles::new(photos).expect("photos");
     EnrolApp::new(

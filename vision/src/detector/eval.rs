@@ -365,6 +365,7 @@ fn record_times(
             ("detect: model", t.model_ms),
             ("detect: quads", t.quads_ms),
             ("detect: snap to edges", t.snap_ms),
+            ("detect: corners", t.corners_ms),
             ("detect (all)", detect_ms),
         ] {
             times.entry(k.into()).or_default().push(v);
