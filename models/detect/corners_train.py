@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from multiprocessing import Pool
@@ -32,7 +31,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compose  # noqa: E402
 import designs  # noqa: E402
-from train import EVAL_SEED0  # noqa: E402
+from train import EVAL_SEED0, conv_bn_relu, seed_all, separable  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 720
 TRAIN_SEED0 = 120_000
@@ -149,29 +148,12 @@ def build_model():
     import tensorflow as tf
     L = tf.keras.layers
     inp = tf.keras.Input((PATCH, PATCH, 3))
-
-    def cbr(x, c, stride=1):
-        x = L.Conv2D(c, 3, strides=stride, padding="same", use_bias=False)(x)
-        x = L.BatchNormalization()(x)
-        return L.ReLU()(x)
-
-    def sep(x, c, stride=1):
-        x = L.DepthwiseConv2D(3, strides=stride, padding="same", use_bias=False)(x)
-        x = L.BatchNormalization()(x)
-        x = L.ReLU()(x)
-        return cbr_1x1(x, c)
-
-    def cbr_1x1(x, c):
-        x = L.Conv2D(c, 1, use_bias=False)(x)
-        x = L.BatchNormalization()(x)
-        return L.ReLU()(x)
-
-    x = cbr(inp, 16, 2)        # 24
-    x = sep(x, 32)
-    x = sep(x, 48, 2)          # 12
-    x = sep(x, 48)
-    x = sep(x, 64, 2)          # 6
-    x = sep(x, 96, 2)          # 3
+    x = conv_bn_relu(inp, 16, 2)   # 24
+    x = separable(x, 32)
+    x = separable(x, 48, 2)        # 12
+    x = separable(x, 48)
+    x = separable(x, 64, 2)        # 6
+    x = separable(x, 96, 2)        # 3
     x = L.Flatten()(x)
     x = L.Dense(64, activation="relu")(x)
     out = L.Dense(2)(x)
@@ -214,12 +196,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    random.seed(args.seed)
-    np.random.seed(args.seed)
+    seed_all(args.seed, inter_op_threads=1)
     import tensorflow as tf
-    tf.random.set_seed(args.seed)
-    tf.config.threading.set_intra_op_parallelism_threads(2)
-    tf.config.threading.set_inter_op_parallelism_threads(1)
 
     train_seeds = list(range(TRAIN_SEED0, TRAIN_SEED0 + args.scenes))
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))

@@ -114,20 +114,36 @@ def _crop(rng, xb, yb, size: int):
     return np.stack(xs), np.stack(ys)
 
 
+def seed_all(seed: int, inter_op_threads: int = 2) -> None:
+    """Seeds Python, NumPy and TensorFlow and keeps TensorFlow to the machine's two cores."""
+    import tensorflow as tf
+    random.seed(seed)
+    np.random.seed(seed)
+    tf.random.set_seed(seed)
+    tf.config.threading.set_inter_op_parallelism_threads(inter_op_threads)
+    tf.config.threading.set_intra_op_parallelism_threads(2)
+
+
+def conv_bn_relu(x, c, stride=1, k=3):
+    from tensorflow.keras import layers as L
+    x = L.Conv2D(c, k, strides=stride, padding="same", use_bias=False)(x)
+    x = L.BatchNormalization()(x)
+    return L.ReLU()(x)
+
+
+def separable(x, c, stride=1):
+    """Depthwise 3x3, then a 1x1 convolution to c channels, each with batch norm and ReLU."""
+    from tensorflow.keras import layers as L
+    x = L.DepthwiseConv2D(3, strides=stride, padding="same", use_bias=False)(x)
+    x = L.BatchNormalization()(x)
+    x = L.ReLU()(x)
+    return conv_bn_relu(x, c, k=1)
+
+
 def build_model(h: int = IN_H, w: int = IN_W):
     import tensorflow as tf
     from tensorflow.keras import layers as L
-
-    def cbr(x, c, stride=1, k=3):
-        x = L.Conv2D(c, k, strides=stride, padding="same", use_bias=False)(x)
-        x = L.BatchNormalization()(x)
-        return L.ReLU()(x)
-
-    def sep(x, c, stride=1):
-        x = L.DepthwiseConv2D(3, strides=stride, padding="same", use_bias=False)(x)
-        x = L.BatchNormalization()(x)
-        x = L.ReLU()(x)
-        return cbr(x, c, k=1)
+    cbr, sep = conv_bn_relu, separable
 
     inp = tf.keras.Input((h, w, 3), batch_size=None)
     def up(x, like):
@@ -257,13 +273,8 @@ def main():
                     help="kept in metrics.json (say here how a run with --steps 0 made its --init)")
     args = ap.parse_args()
 
-    random.seed(args.seed)
-    np.random.seed(args.seed)
+    seed_all(args.seed)
     import tensorflow as tf
-
-    tf.random.set_seed(args.seed)
-    tf.config.threading.set_inter_op_parallelism_threads(2)
-    tf.config.threading.set_intra_op_parallelism_threads(2)
 
     t0 = time.time()
     train_seeds = list(range(TRAIN_SEED0, TRAIN_SEED0 + args.scenes))
