@@ -5,9 +5,11 @@
 //! towards the bottom right — and says where the corner really is. The four corners of a card go
 //! through the model in one call.
 
+use crate::detect::dist as distance;
+use crate::geometry::{self, H3};
 use crate::tflite::TfliteModel;
 use crate::VisionError;
-use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_CONSTANT, CV_64F};
+use opencv::core::{Mat, Scalar, Size, BORDER_CONSTANT};
 use opencv::imgproc;
 use opencv::prelude::*;
 use std::path::Path;
@@ -64,15 +66,16 @@ impl CornerRefiner {
         corners: &[[f64; 2]; 4],
     ) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
         // The model was trained on quads clockwise on screen.
-        let reversed = signed_area(corners) < 0.0;
+        let reversed = geometry::signed_area(corners) < 0.0;
         let quad = if reversed {
             [corners[3], corners[2], corners[1], corners[0]]
         } else {
             *corners
         };
-        let mut maps = Vec::with_capacity(BATCH);
-        for k in 0..4 {
-            let Some(unit_to_image) = unit_square_map(&quad, k)? else {
+        let mut maps = [geometry::IDENTITY; BATCH];
+        for (k, map) in maps.iter_mut().enumerate() {
+            let turned = [0, 1, 2, 3].map(|i| quad[(k + i) % 4]);
+            let Some(unit_to_image) = geometry::square_to_quad(&turned) else {
                 return Ok(None);
             };
             let patch = cut_patch(image, &unit_to_image)?;
@@ -80,17 +83,13 @@ impl CornerRefiner {
                 &patch,
                 &mut self.input[k * PATCH * PATCH * 3..(k + 1) * PATCH * PATCH * 3],
             )?;
-            maps.push(unit_to_image);
+            *map = unit_to_image;
         }
         let out = self.run_model()?;
-        let mut refined = [[0.0; 2]; 4];
-        for k in 0..4 {
-            let (u, v) = (out[2 * k] as f64 * REACH, out[2 * k + 1] as f64 * REACH);
-            let Some(p) = apply(&maps[k], u, v) else {
-                return Ok(None);
-            };
-            refined[k] = p;
-        }
+        let refined: [[f64; 2]; 4] = std::array::from_fn(|k| {
+            let unit = [out[2 * k] as f64 * REACH, out[2 * k + 1] as f64 * REACH];
+            geometry::apply(&maps[k], unit)
+        });
         if !believable(&quad, &refined) {
             return Ok(None);
         }
@@ -122,53 +121,14 @@ impl CornerRefiner {
     }
 }
 
-/// Twice the signed area; positive when the corners run clockwise on screen (y down).
-fn signed_area(q: &[[f64; 2]; 4]) -> f64 {
-    (0..4)
-        .map(|i| {
-            let (a, b) = (q[i], q[(i + 1) % 4]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
-/// The homography taking the unit square onto the quad with corner `k` at its origin:
-/// (0,0)→q[k], (1,0)→q[k+1], (1,1)→q[k+2], (0,1)→q[k+3].
-fn unit_square_map(quad: &[[f64; 2]; 4], k: usize) -> Result<Option<Mat>, VisionError> {
-    let unit: Vector<Point2f> = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
-        .iter()
-        .map(|&(x, y)| Point2f::new(x, y))
-        .collect();
-    let turned: Vector<Point2f> = (0..4)
-        .map(|i| {
-            let p = quad[(k + i) % 4];
-            Point2f::new(p[0] as f32, p[1] as f32)
-        })
-        .collect();
-    let m = imgproc::get_perspective_transform(&unit, &turned, opencv::core::DECOMP_LU)?;
-    if m.empty() || m.typ() != CV_64F {
-        return Ok(None);
-    }
-    let finite = (0..3).all(|r| (0..3).all(|c| m.at_2d::<f64>(r, c).is_ok_and(|v| v.is_finite())));
-    Ok(finite.then_some(m))
-}
-
 /// The patch around the unit square's origin: its pixel centres spread over [-REACH, REACH]².
-fn cut_patch(image: &Mat, unit_to_image: &Mat) -> Result<Mat, VisionError> {
+fn cut_patch(image: &Mat, unit_to_image: &H3) -> Result<Mat, VisionError> {
     let step = 2.0 * REACH / PATCH as f64;
     let offset = -REACH + step / 2.0;
-    let patch_to_unit =
-        Mat::from_slice_2d(&[[step, 0.0, offset], [0.0, step, offset], [0.0, 0.0, 1.0]])?;
-    let mut patch_to_image = Mat::default();
-    opencv::core::gemm(
+    let patch_to_image = geometry::to_mat(&geometry::mul(
         unit_to_image,
-        &patch_to_unit,
-        1.0,
-        &Mat::default(),
-        0.0,
-        &mut patch_to_image,
-        0,
-    )?;
+        &geometry::scale_translate(step, offset, offset),
+    ))?;
     let mut patch = Mat::default();
     imgproc::warp_perspective(
         image,
@@ -206,15 +166,8 @@ fn normalise_into(patch: &Mat, dst: &mut [f32]) -> Result<(), VisionError> {
     Ok(())
 }
 
-fn apply(m: &Mat, u: f64, v: f64) -> Option<[f64; 2]> {
-    let at = |r: i32, c: i32| m.at_2d::<f64>(r, c).ok().copied();
-    let x = at(0, 0)? * u + at(0, 1)? * v + at(0, 2)?;
-    let y = at(1, 0)? * u + at(1, 1)? * v + at(1, 2)?;
-    let w = at(2, 0)? * u + at(2, 1)? * v + at(2, 2)?;
-    (w.abs() > 1e-12 && (x / w).is_finite() && (y / w).is_finite()).then(|| [x / w, y / w])
-}
-
-/// Each corner moved at most `MAX_MOVE` of the mean side, and the quad still convex and clockwise.
+/// Each corner moved at most `MAX_MOVE` of the mean side (a corner that is not a finite point never
+/// is), and the quad still convex and clockwise.
 fn believable(before: &[[f64; 2]; 4], after: &[[f64; 2]; 4]) -> bool {
     let side = (0..4)
         .map(|i| distance(before[i], before[(i + 1) % 4]))
@@ -228,26 +181,11 @@ fn believable(before: &[[f64; 2]; 4], after: &[[f64; 2]; 4]) -> bool {
     moved_little && convex
 }
 
-fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const SQUARE: [[f64; 2]; 4] = [[10.0, 10.0], [50.0, 10.0], [50.0, 60.0], [10.0, 60.0]];
-
-    #[test]
-    fn the_unit_square_map_puts_each_corner_at_the_origin() {
-        for k in 0..4 {
-            let m = unit_square_map(&SQUARE, k).unwrap().unwrap();
-            let origin = apply(&m, 0.0, 0.0).unwrap();
-            let along = apply(&m, 1.0, 0.0).unwrap();
-            assert!(distance(origin, SQUARE[k]) < 1e-6, "corner {k}: {origin:?}");
-            assert!(distance(along, SQUARE[(k + 1) % 4]) < 1e-6);
-        }
-    }
 
     #[test]
     fn a_patch_is_cut_along_the_cards_sides_with_its_inside_to_the_bottom_right() {
@@ -268,7 +206,8 @@ mod tests {
         .unwrap();
         let quad = [[10.0, 10.0], [50.0, 10.0], [50.0, 60.0], [10.0, 60.0]];
         for k in 0..4 {
-            let m = unit_square_map(&quad, k).unwrap().unwrap();
+            let turned = [0, 1, 2, 3].map(|i| quad[(k + i) % 4]);
+            let m = geometry::square_to_quad(&turned).unwrap();
             let patch = cut_patch(&image, &m).unwrap();
             let at = |x: i32, y: i32| patch.at_2d::<opencv::core::Vec3b>(y, x).unwrap()[0];
             let (a, b) = (PATCH as i32 / 4, 3 * PATCH as i32 / 4);
@@ -285,6 +224,9 @@ mod tests {
         let mut folded = SQUARE;
         folded.swap(1, 2);
         assert!(!believable(&SQUARE, &folded));
+        let mut lost = SQUARE;
+        lost[1] = [f64::NAN, 10.0];
+        assert!(!believable(&SQUARE, &lost));
         let mut nudged = SQUARE;
         nudged[0] = [12.0, 9.0];
         assert!(believable(&SQUARE, &nudged));
