@@ -33,10 +33,15 @@ FAMILIES = [
     "playing_pips",
     "gradient_frame",
     "tarot_tall",
+    "count_marks",
 ]
 # Families never shown to the detector in training: the evaluation's unseen designs.
 HELD_OUT = ["playing_pips", "gradient_frame", "tarot_tall"]
-TRAIN_FAMILIES = [f for f in FAMILIES if f not in HELD_OUT]
+# Families never trained on either, kept for choosing thresholds: cards of one design that differ
+# only in how many marks they carry (the hardest look-alikes), so that a rule that tells such
+# siblings apart is chosen without looking at the held-out playing-card pips.
+TUNING_FAMILIES = ["count_marks"]
+TRAIN_FAMILIES = [f for f in FAMILIES if f not in HELD_OUT and f not in TUNING_FAMILIES]
 
 
 def stable_seed(*parts) -> int:
@@ -111,6 +116,11 @@ def design(family: str, index: int) -> Design:
         p["border"] = (255, 255, 255)
         p["paper"] = tuple(int(v) for v in rng.integers(240, 256, size=3))
         p["suits"] = [random_colour(rng, 0, 200) for _ in range(2)]
+    elif family == "count_marks":
+        p["border"] = random_colour(rng, 20, 235)
+        p["mark"] = random_colour(rng, 0, 180)
+        p["mark_shape"] = int(rng.integers(4))
+        p["title"] = _word(rng)
     return Design(family, index, w, h, radius, p)
 
 
@@ -211,6 +221,44 @@ def _pip(img, c, r, colour, kind):
         cv2.circle(img, (x, y - r // 2), r // 2 + 1, colour, -1, cv2.LINE_AA)
 
 
+def _mark(img, c, r, colour, shape):
+    """One counted mark: a square, a five-pointed star, a ring or an upright bar."""
+    x, y = c
+    if shape == 0:
+        cv2.rectangle(img, (x - r, y - r), (x + r, y + r), colour, -1, cv2.LINE_AA)
+    elif shape == 1:
+        a = np.arange(10) * np.pi / 5 - np.pi / 2
+        rad = np.where(np.arange(10) % 2 == 0, r, 0.45 * r)
+        pts = np.stack([x + rad * np.cos(a), y + rad * np.sin(a)], 1).astype(np.int32)
+        cv2.fillPoly(img, [pts], colour, cv2.LINE_AA)
+    elif shape == 2:
+        cv2.circle(img, (x, y), r, colour, max(2, r // 3), cv2.LINE_AA)
+    else:
+        cv2.rectangle(img, (x - r // 3, y - r), (x + r // 3, y + r), colour, -1, cv2.LINE_AA)
+
+
+def _count_marks(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
+    """Card `k` carries k + 1 marks and that numeral; everything else is the design's."""
+    p = d.params
+    h, w = img.shape[:2]
+    b = int(round(p["border_mm"] * px_per_mm))
+    img[:] = p["border"]
+    cv2.rectangle(img, (b, b), (w - 1 - b, h - 1 - b), p["paper"], -1)
+    font = p["font"]
+    _text(img, None, p["title"], (b + 4, b + int(0.08 * h)), h / 500.0, p["ink"], font, 1)
+    count = k + 1
+    _text(img, None, str(count), (b + 4, h - b - int(0.03 * h)), h / 300.0, p["mark"], font, 2)
+    cols = 1 if count <= 3 else 2 if count <= 8 else 3
+    rows = int(np.ceil(count / cols))
+    r = max(3, int(min(0.07 * w, 0.5 * 0.6 * h / (rows + 1))))
+    for n in range(count):
+        c, row = n % cols, n // cols
+        x = int(w * (0.5 if cols == 1 else 0.28 + 0.44 * c / (cols - 1)))
+        y = int(h * (0.2 + 0.6 * (row + 0.5) / rows))
+        _mark(img, (x, y), r, p["mark"], p["mark_shape"])
+    return img
+
+
 def card_alpha(d: Design, px_per_mm: float) -> np.ndarray:
     """The card's outline with its rounded corners, 255 inside."""
     w, h = int(round(d.width_mm * px_per_mm)), int(round(d.height_mm * px_per_mm))
@@ -282,6 +330,9 @@ def render(d: Design, k: int, px_per_mm: float = 5.0) -> np.ndarray:
                 _pip(img, (x, y), max(3, int(0.07 * w)), colour, suit)
                 n += 1
         return img
+
+    if fam == "count_marks":
+        return _count_marks(img, d, k, px_per_mm)
 
     # Framed families: a border, an inner panel with title, art, text and stats.
     border = p.get("border", p["paper"])

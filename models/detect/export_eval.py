@@ -5,7 +5,9 @@ table, 1280x720 JPEG frames, plus one enrolment photo per card, as `arbiter eval
     python3 models/detect/export_eval.py --out /tmp/arbiter-eval-cards --scenes 1000 [--seed 500000]
 
 Seeds from 500000 on are never trained on (train.py refuses them). The default families are the
-held-out ones; `--families train` gives the training families (for a seen-versus-unseen check).
+held-out ones; `--families train` gives the training families (for a seen-versus-unseen check) and
+`--families tuning` the families kept for choosing thresholds (designs.TUNING_FAMILIES: siblings that
+differ only in a count), never trained on and never held out.
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--scenes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=EVAL_SEED0)
-    ap.add_argument("--families", choices=["held-out", "train"], default="held-out")
+    ap.add_argument("--families", choices=["held-out", "train", "tuning"], default="held-out")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--camera", choices=["upright", "depth-mirrored"], default="upright",
                     help="depth-mirrored: the training scenes' camera (compose.camera_homography)")
@@ -103,8 +105,9 @@ def main():
     args = ap.parse_args()
     if args.seed < EVAL_SEED0:
         sys.exit(f"seeds below {EVAL_SEED0} are training seeds; evaluate on {EVAL_SEED0} or later")
-    # A tuning set (training families) keeps to the training tables too: nothing held out is tuned on.
-    families = D.HELD_OUT if args.families == "held-out" else D.TRAIN_FAMILIES
+    # A tuning set (training or tuning families) keeps to the training tables too: nothing held out
+    # is tuned on.
+    families = {"held-out": D.HELD_OUT, "train": D.TRAIN_FAMILIES, "tuning": D.TUNING_FAMILIES}[args.families]
     tables = compose.TABLES if args.families == "held-out" else compose.TRAIN_TABLES
     os.makedirs(os.path.join(args.out, "scenes"), exist_ok=True)
     os.makedirs(os.path.join(args.out, "enrol"), exist_ok=True)

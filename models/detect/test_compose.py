@@ -18,7 +18,16 @@ class Designs(unittest.TestCase):
         self.assertEqual(len({d.name for d in all_designs}), len(all_designs))
         self.assertTrue(D.HELD_OUT)
         self.assertFalse(set(D.HELD_OUT) & set(D.TRAIN_FAMILIES))
-        self.assertEqual(set(D.HELD_OUT) | set(D.TRAIN_FAMILIES), set(D.FAMILIES))
+        self.assertFalse(set(D.TUNING_FAMILIES) & (set(D.TRAIN_FAMILIES) | set(D.HELD_OUT)))
+        self.assertEqual(set(D.HELD_OUT) | set(D.TRAIN_FAMILIES) | set(D.TUNING_FAMILIES), set(D.FAMILIES))
+
+    def test_count_marks_siblings_differ_only_in_their_marks_and_numeral(self):
+        d = D.design("count_marks", 2)
+        a, b = D.render(d, 4).astype(int), D.render(d, 5).astype(int)
+        differ = np.abs(a - b).max(axis=2) > 0
+        # The title band and the frame are the design's: the same pixels on every sibling.
+        self.assertFalse(differ[: int(0.1 * a.shape[0])].any())
+        self.assertTrue(0.0 < differ.mean() < 0.1)
 
     def test_a_design_renders_the_same_pixels_every_time(self):
         d = D.design("white_border", 3)

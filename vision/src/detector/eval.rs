@@ -184,7 +184,7 @@ pub struct Decision {
     pub corner_err_px: f64,
     /// Where the model abstained: the look-alike comparison's card (right or not), fit and lead.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub lookalike: Option<(bool, f64, f64, f64)>,
+    pub lookalike: Option<(bool, f64, f64, f64, f64, f64)>,
 }
 
 /// Matching a detection to a truth card: centres within this share of the card's size, areas within
@@ -464,10 +464,16 @@ fn score_scene(
                         cosine: *cosine,
                         gap: *gap,
                         corner_err_px: err,
-                        lookalike: n
-                            .lookalike
-                            .as_ref()
-                            .map(|r| (r.card == truth.id, r.fit, r.telling_share, r.mismatch)),
+                        lookalike: n.lookalike.as_ref().map(|r| {
+                            (
+                                r.card == truth.id,
+                                r.fit,
+                                r.telling_share,
+                                r.mismatch,
+                                r.runner_up_fit,
+                                r.worst_spot,
+                            )
+                        }),
                     });
                 }
                 match (&n.verdict.card, is_unknown) {

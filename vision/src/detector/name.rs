@@ -68,7 +68,7 @@ pub fn name_card(
             }
         }
     }
-    let (corners, nearest) = match best {
+    let (mut corners, nearest) = match best {
         Some((c, n)) => (c, Some(n)),
         None => (card.corners, None),
     };
@@ -79,8 +79,9 @@ pub fn name_card(
     };
     let mut lookalike = None;
     if verdict.card.is_none() && !card.partly_hidden && !learned.prints.is_empty() {
-        lookalike = compare_lookalikes(learned, image, &corners)?;
+        lookalike = compare_lookalikes(learned, image, &card.corners, &corners)?;
         if let Some(r) = lookalike.as_ref().filter(|r| crate::lookalike::names(r)) {
+            corners = turned(&card.corners, candidate_turns(&card.corners)[r.crop]);
             verdict = Verdict {
                 card: Some(r.card.clone()),
                 confidence: (1.0 - r.telling_share / crate::lookalike::MAX_TELLING_SHARE)
@@ -98,17 +99,20 @@ pub fn name_card(
 }
 
 /// The look-alike comparison looks at this many nearest cards by embedding ...
-const LOOKALIKE_CANDIDATES: usize = 4;
+const LOOKALIKE_CANDIDATES: usize = 12;
 /// ... those within this cosine of the nearest ...
-const LOOKALIKE_WITHIN: f32 = 0.15;
-/// ... and at least this close: below it the crop is nothing enrolled.
+const LOOKALIKE_WITHIN: f32 = 0.3;
+/// ... and at least this close: below it the crop is nothing enrolled ...
 const LOOKALIKE_MIN_COSINE: f32 = 0.5;
+/// ... with this many cards whose prints' thumbnails look most like the crop.
+const LOOKALIKE_BY_LOOK: usize = 8;
 
 /// Compares the crop at `corners` (the turn the embedding chose) with the prints of the nearest
 /// cards.
 fn compare_lookalikes(
     learned: &Learned,
     image: &Mat,
+    quad: &Corners,
     corners: &Corners,
 ) -> Result<Option<Resolved>, VisionError> {
     let near = learned.nearest_cards(image, &px(corners), LOOKALIKE_CANDIDATES)?;
@@ -118,15 +122,25 @@ fn compare_lookalikes(
     if top < LOOKALIKE_MIN_COSINE {
         return Ok(None);
     }
+    let crops: Vec<Patch> = candidate_turns(quad)
+        .into_iter()
+        .map(|t| Patch::cut(image, &px(&turned(quad, t))))
+        .collect::<Result<_, _>>()?;
     // The runner-up always takes part, so that the lead says how much better the crop fits its card
     // than any other, even when the embedding left the others far behind.
-    let candidates: Vec<&str> = near
+    let mut candidates: Vec<&str> = near
         .iter()
         .enumerate()
         .filter(|(i, (_, c))| *i < 2 || *c >= top - LOOKALIKE_WITHIN)
         .map(|(_, (id, _))| id.as_str())
         .collect();
-    let crops = [Patch::cut(image, &px(corners))?];
+    // The embedding can miss a sparse print's card altogether (a few marks on plain paper under a
+    // colour cast): the prints that look most like the crop take part too.
+    for card in learned.prints.nearest_by_look(&crops, LOOKALIKE_BY_LOOK) {
+        if !candidates.contains(&card) {
+            candidates.push(card);
+        }
+    }
     learned.prints.compare(&crops, &candidates)
 }
 
