@@ -553,7 +553,10 @@ mod tests {
             p.enrol(name, Patch::cut(&face, &whole(&face)).unwrap());
         }
         let crop = seen(&card_in(frames[1].1, "4"));
-        assert_eq!(p.nearest_by_look(&[crop.clone()], 1), vec!["green"]);
+        assert_eq!(
+            p.nearest_by_look(std::slice::from_ref(&crop), 1),
+            vec!["green"]
+        );
         assert_eq!(p.nearest_by_look(&[crop], 5).len(), 3);
     }
 
