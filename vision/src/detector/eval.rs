@@ -182,9 +182,21 @@ pub struct Decision {
     pub cosine: f32,
     pub gap: f32,
     pub corner_err_px: f64,
-    /// Where the model abstained: the look-alike comparison's card (right or not), fit and lead.
+    /// Where the model abstained: what the look-alike comparison found.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub lookalike: Option<(bool, f64, f64, f64, f64, f64)>,
+    pub lookalike: Option<LookalikeDecision>,
+}
+
+/// The look-alike comparison of one card (see [`crate::lookalike::Resolved`]): whether its best
+/// print was the right card's, and the measures its rule reads.
+#[derive(Clone, Debug, Serialize)]
+pub struct LookalikeDecision {
+    pub right: bool,
+    pub fit: f64,
+    pub runner_up_fit: f64,
+    pub telling_share: f64,
+    pub mismatch: f64,
+    pub worst_spot: f64,
 }
 
 /// Matching a detection to a truth card: centres within this share of the card's size, areas within
@@ -464,15 +476,13 @@ fn score_scene(
                         cosine: *cosine,
                         gap: *gap,
                         corner_err_px: err,
-                        lookalike: n.lookalike.as_ref().map(|r| {
-                            (
-                                r.card == truth.id,
-                                r.fit,
-                                r.telling_share,
-                                r.mismatch,
-                                r.runner_up_fit,
-                                r.worst_spot,
-                            )
+                        lookalike: n.lookalike.as_ref().map(|r| LookalikeDecision {
+                            right: r.card == truth.id,
+                            fit: r.fit,
+                            runner_up_fit: r.runner_up_fit,
+                            telling_share: r.telling_share,
+                            mismatch: r.mismatch,
+                            worst_spot: r.worst_spot,
                         }),
                     });
                 }
