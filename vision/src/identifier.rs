@@ -98,6 +98,17 @@ impl ModelThresholds {
     pub fn accepts(&self, cosine: f32, gap: f32) -> bool {
         cosine >= self.min_cosine && gap >= self.min_gap
     }
+
+    /// The model's verdict on an assessment: named only past both thresholds.
+    pub fn verdict(&self, seen: &Assessment) -> Verdict {
+        match seen {
+            Some((card, cosine, gap)) if self.accepts(*cosine, *gap) => Verdict {
+                card: Some(card.clone()),
+                confidence: model_confidence(*gap),
+            },
+            _ => Verdict::abstain(),
+        }
+    }
 }
 
 /// The learned identifier: the model, the enrolled cards and when to trust it.
@@ -183,13 +194,7 @@ impl Learned {
 
     /// The model's own verdict on an assessment: named only past both thresholds.
     pub fn verdict(&self, seen: &Assessment) -> Verdict {
-        match seen {
-            Some((card, _, gap)) if self.names(seen) => Verdict {
-                card: Some(card.clone()),
-                confidence: model_confidence(*gap),
-            },
-            _ => Verdict::abstain(),
-        }
+        self.thresholds.verdict(seen)
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{CardDetector, DetectedCard};
 use crate::detect::dist;
 use crate::embed::warp_crop;
-use crate::identifier::{Learned, Verdict};
+use crate::identifier::{Assessment, Learned, ModelThresholds, Verdict};
 use crate::lookalike::{Patch, Resolved};
 use crate::VisionError;
 use opencv::core::Mat;
@@ -59,6 +59,15 @@ type Seen = (String, f32, f32);
 /// count-marks cards wrong and 1 card nobody enrolled; 0.12 none, naming 830 instead of 864.
 pub const ANY_DESIGN_MIN_GAP: f32 = 0.12;
 
+/// The model's verdict on a card of any design: past the model's thresholds and
+/// [`ANY_DESIGN_MIN_GAP`], and never for a card partly hidden.
+fn any_design_verdict(t: &ModelThresholds, nearest: &Assessment, partly_hidden: bool) -> Verdict {
+    match nearest {
+        Some((_, _, gap)) if !partly_hidden && *gap >= ANY_DESIGN_MIN_GAP => t.verdict(nearest),
+        _ => Verdict::abstain(),
+    }
+}
+
 /// Names a detected card: each candidate turn is embedded, the closest enrolled card wins, and the
 /// model's thresholds decide whether it is named.
 pub fn name_card(
@@ -80,12 +89,7 @@ pub fn name_card(
         Some((c, n)) => (c, Some(n)),
         None => (card.corners, None),
     };
-    let mut verdict = match &nearest {
-        Some((_, _, gap)) if !card.partly_hidden && *gap >= ANY_DESIGN_MIN_GAP => {
-            learned.verdict(&nearest)
-        }
-        _ => Verdict::abstain(),
-    };
+    let mut verdict = any_design_verdict(&learned.thresholds, &nearest, card.partly_hidden);
     let mut lookalike = None;
     if verdict.card.is_none() && !card.partly_hidden && !learned.prints.is_empty() {
         let compared = compare_lookalikes(learned, image, &card.corners, &corners)?;
@@ -206,6 +210,30 @@ fn area(q: &[[f64; 2]; 4]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_of_any_design_needs_the_larger_lead() {
+        let t = ModelThresholds::default();
+        assert!(
+            t.min_gap < ANY_DESIGN_MIN_GAP,
+            "the floor must be above the model's own"
+        );
+        let seen = |gap: f32| Some(("a".to_string(), 0.9, gap));
+        // Enough for the model's own thresholds, not for a card of any design.
+        let between = (t.min_gap + ANY_DESIGN_MIN_GAP) / 2.0;
+        assert!(t.verdict(&seen(between)).card.is_some());
+        assert_eq!(any_design_verdict(&t, &seen(between), false).card, None);
+        assert_eq!(
+            any_design_verdict(&t, &seen(ANY_DESIGN_MIN_GAP + 0.01), false).card,
+            Some("a".to_string())
+        );
+        assert_eq!(
+            any_design_verdict(&t, &seen(0.5), true).card,
+            None,
+            "partly hidden"
+        );
+        assert_eq!(any_design_verdict(&t, &None, false).card, None);
+    }
 
     #[test]
     fn a_portrait_quad_tries_the_two_turns_with_a_short_side_on_top() {
