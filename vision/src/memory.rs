@@ -50,13 +50,18 @@ impl TableMemory {
     /// Fast motion since the last frame, and a hand (moving or held still, see [`crate::hands`])
     /// over the table in `bgr`, both judged on one shrunk copy of the frame.
     pub fn watch(&mut self, bgr: &Mat) -> Result<(bool, bool), VisionError> {
-        if bgr.cols() <= 0 || bgr.rows() <= 0 || bgr.channels() != 3 {
+        self.watch_small(&Small::of(bgr)?)
+    }
+
+    /// [`TableMemory::watch`] on the frame already shrunk.
+    pub fn watch_small(&mut self, small: &Small) -> Result<(bool, bool), VisionError> {
+        let Some(bgr) = &small.bgr else {
             return Ok((false, false));
-        }
-        let small = shrink_to_width(bgr, SMALL_W)?;
-        let mut gray = Mat::default();
-        imgproc::cvt_color(&small, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
-        Ok((self.moved_small(gray)?, self.hands.hand_in_small(&small)?))
+        };
+        Ok((
+            self.moved_small(small.grey.clone())?,
+            self.hands.hand_in_small(bgr)?,
+        ))
     }
 
     /// The last scan's observation when `image` shows what that scan's frame showed (no tile of
@@ -64,7 +69,7 @@ impl TableMemory {
     /// `allied_towards`; `None` when the frame must be scanned.
     pub fn unchanged_since_scan(
         &self,
-        image: &Mat,
+        image: &Small,
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<&crate::TableObservation>, VisionError> {
         let Some(scanned) = &self.scanned else {
@@ -73,12 +78,12 @@ impl TableMemory {
         if scanned.allied_towards != allied_towards {
             return Ok(None);
         }
-        let small = small_grey(image)?;
-        if small.size()? != scanned.small.size()? {
+        let small = &image.grey;
+        if small.empty() || small.size()? != scanned.small.size()? {
             return Ok(None);
         }
         let mut diff = Mat::default();
-        opencv::core::absdiff(&scanned.small, &small, &mut diff)?;
+        opencv::core::absdiff(&scanned.small, small, &mut diff)?;
         let tiles = Size::new(
             (small.cols() / GATE_TILE).max(1),
             (small.rows() / GATE_TILE).max(1),
@@ -100,12 +105,12 @@ impl TableMemory {
     /// Remembers `image` as the frame last scanned, with what the scan saw.
     pub fn scanned(
         &mut self,
-        image: &Mat,
+        image: &Small,
         observation: &crate::TableObservation,
         allied_towards: Option<[f64; 2]>,
     ) -> Result<(), VisionError> {
         self.scanned = Some(Scanned {
-            small: small_grey(image)?,
+            small: image.grey.clone(),
             observation: observation.clone(),
             allied_towards,
         });
@@ -141,15 +146,37 @@ impl TableMemory {
     }
 }
 
-/// `image` (BGR or grey) shrunk to [`SMALL_W`], grey.
-fn small_grey(image: &Mat) -> Result<Mat, VisionError> {
-    let small = shrink_to_width(image, SMALL_W)?;
-    if small.channels() == 1 {
-        return Ok(small);
+/// A frame shrunk once to [`SMALL_W`]: what change gating, motion and the hand watch all judge.
+pub struct Small {
+    /// In colour; `None` when the frame was grey (no hand can be told without colour).
+    bgr: Option<Mat>,
+    grey: Mat,
+}
+
+impl Small {
+    /// `image` (BGR or grey) shrunk to [`SMALL_W`]; an empty image gives an empty copy, which
+    /// nothing matches and nothing moves in.
+    pub fn of(image: &Mat) -> Result<Small, VisionError> {
+        if image.cols() <= 0 || image.rows() <= 0 {
+            return Ok(Small {
+                bgr: None,
+                grey: Mat::default(),
+            });
+        }
+        let small = shrink_to_width(image, SMALL_W)?;
+        if small.channels() != 3 {
+            return Ok(Small {
+                bgr: None,
+                grey: small,
+            });
+        }
+        let mut grey = Mat::default();
+        imgproc::cvt_color(&small, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
+        Ok(Small {
+            bgr: Some(small),
+            grey,
+        })
     }
-    let mut grey = Mat::default();
-    imgproc::cvt_color(&small, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
-    Ok(grey)
 }
 
 /// `image` shrunk (area-averaged) to `width` pixels, its aspect kept.

@@ -296,9 +296,11 @@ impl Scanner {
         }
         let start = Instant::now();
         let towards = self.options.allied_towards;
-        if let Some(last) = memory.unchanged_since_scan(image, towards)? {
+        // One shrunk copy for the gate, and for motion and the hand watch when the frame is reused.
+        let small = crate::memory::Small::of(image)?;
+        if let Some(last) = memory.unchanged_since_scan(&small, towards)? {
             let mut obs = last.clone();
-            let (motion, hand) = memory.watch(image)?;
+            let (motion, hand) = memory.watch_small(&small)?;
             obs.frame_index = frame_index;
             (obs.motion, obs.hand) = (motion, hand);
             obs.hand_or_motion_suspected = motion || hand || obs.cards.iter().any(|c| c.covered);
@@ -310,7 +312,7 @@ impl Scanner {
             return Ok(obs);
         }
         let obs = self.scan_frame(image, frame_index, Some(memory))?;
-        memory.scanned(image, &obs, towards)?;
+        memory.scanned(&small, &obs, towards)?;
         Ok(obs)
     }
 
