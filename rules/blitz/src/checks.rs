@@ -150,9 +150,51 @@ fn not_your_turn(state: &State, player: PlayerId) -> Violation {
 /// Like [`check`], for an action seen at the table by a known player (who may be acting out of turn).
 pub fn check_as(state: &State, player: PlayerId, action: &Action) -> Result<(), Violation> {
     match state.actor() {
-        Some(actor) if actor != player => Err(not_your_turn(state, player)),
+        Some(actor) if actor != player => {
+            Err(never_allowed(state, player, action)
+                .unwrap_or_else(|| not_your_turn(state, player)))
+        }
         _ => check(state, action),
     }
+}
+
+/// The rule that forbids `action` to `player` whoever's turn it is, if one does: a refusal cites
+/// it rather than the turn order (a second mulligan is refused by the mulligan rule even though the
+/// player who took it has no turn left in that step).
+fn never_allowed(state: &State, player: PlayerId, action: &Action) -> Option<Violation> {
+    let me = &state.players[player];
+    match action {
+        Action::Mulligan if me.mulligans_used >= state.profile.mulligans => Some(mulligans_spent()),
+        Action::UseSkill { card, .. } => skill_already_used(state, player, *card),
+        _ => None,
+    }
+}
+
+fn mulligans_spent() -> Violation {
+    profile(
+        "blitz.mulligans",
+        "每位玩家只有重新摸取一次的机会",
+        "each player may throw back the opening hand only once",
+    )
+}
+
+/// 技能牌: a skill card is used once per game and then lies in its owner's discard pile.
+fn skill_already_used(state: &State, player: PlayerId, card: CardId) -> Option<Violation> {
+    let used = matches!(state.def(card).kind, CardKind::Skill { .. })
+        && state.players[player].discard.contains(&card);
+    used.then(|| {
+        rule(
+            "技能牌",
+            format!(
+                "{} 已经使用过：技能牌每局游戏只能使用一次",
+                state.card_name(card)
+            ),
+            format!(
+                "{} was already used: a skill card is used once per game",
+                state.card_name(card)
+            ),
+        )
+    })
 }
 
 fn wrong_step(state: &State, zh: &str, en: &str) -> Violation {
@@ -318,11 +360,7 @@ pub fn check(state: &State, action: &Action) -> Result<(), Violation> {
             Err(wrong_step(state, "重新摸牌", "mulligan"))
         }
         Action::Keep => Ok(()),
-        Action::Mulligan if me.mulligans_used >= state.profile.mulligans => Err(profile(
-            "blitz.mulligans",
-            "每位玩家只有重新摸取一次的机会",
-            "each player may throw back the opening hand only once",
-        )),
+        Action::Mulligan if me.mulligans_used >= state.profile.mulligans => Err(mulligans_spent()),
         Action::Mulligan => Ok(()),
         Action::Draw | Action::SkipDraw | Action::DiscardAndDraw(_) if step != Step::Draw => {
             Err(wrong_step(state, "摸牌", "drawing"))
@@ -443,6 +481,9 @@ pub fn check(state: &State, action: &Action) -> Result<(), Violation> {
         Action::UseSkill { card, target } => {
             if step != Step::Skill {
                 return Err(wrong_step(state, "使用技能牌", "skills"));
+            }
+            if let Some(v) = skill_already_used(state, player, *card) {
+                return Err(v);
             }
             in_hand(state, player, *card)?;
             check_skill(state, side, *card, target)

@@ -146,6 +146,19 @@ fn rule_4_only_supplied_units_attack() {
 }
 
 #[test]
+fn a_skill_card_used_once_is_refused_under_the_skill_card_rule() {
+    let mut t = skill_step_of_round_three(Faction::Ss);
+    t.ok("skill ss-s01 us-r01");
+    // Whoever acts now, a second use cites 技能牌 (once per game), not the hand or the turn.
+    t.refused_as(Faction::Ss, "skill ss-s01 us-r01", "技能牌");
+    t.pass_to(Step::Skill);
+    if t.faction_to_act() != Faction::Ss {
+        t.ok("done");
+    }
+    t.refused("skill ss-s01 us-r01", "技能牌");
+}
+
+#[test]
 fn rule_5_only_targets_in_range() {
     let mut t = fixture();
     t.ok("done");

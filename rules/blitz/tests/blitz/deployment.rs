@@ -254,6 +254,16 @@ fn mulligan_only_once() {
 }
 
 #[test]
+fn a_second_mulligan_is_refused_under_the_mulligan_rule_not_the_turn_order() {
+    let mut t = Table::two(US, SS);
+    t.ok("mulligan");
+    // The US player has no turn left in this step, but what forbids this is the one mulligan.
+    t.refused_as(Faction::Us, "mulligan", "blitz.mulligans");
+    // Anything else out of turn is still refused by the turn order.
+    t.refused_as(Faction::Us, "keep", "部署阶段规则 7");
+}
+
+#[test]
 fn facilities_never_move() {
     let mut t = at_deploy();
     t.script("deploy us-u01 B2\ndeploy ss-u01 C6\ndone\ndone\nplace us-f01 A2\ndone\ndone");
