@@ -224,9 +224,11 @@ pub fn run(
 
 fn play_line(state: &mut State, line: &Line, action: &Action) -> Ruling {
     let info = state.step.info();
-    let actor_seat = state.actor();
-    let actor = actor_seat
-        .map(|p| state.players[p].faction.name_en().to_string())
+    // The player who tried: the one the line names, else whoever's turn it is.
+    let actor = line
+        .actor
+        .or_else(|| state.actor().map(|p| state.players[p].faction))
+        .map(|f| f.name_en().to_string())
         .unwrap_or_default();
     let mut ruling = Ruling {
         line: line.number,

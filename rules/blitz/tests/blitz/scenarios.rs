@@ -1,7 +1,7 @@
 //! The golden scenarios in models/scenarios/blitz: every expectation holds, and they cover each victory
 //! condition with two and four players.
 
-use blitz::catalogue::Catalogue;
+use blitz::catalogue::{Catalogue, Faction};
 use blitz::scenario::{self, Report, Scenario};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -92,6 +92,20 @@ fn a_wrong_expectation_is_reported_not_ignored() {
         "{:?}",
         report.failures
     );
+}
+
+#[test]
+fn an_out_of_turn_attempt_names_the_player_who_tried() {
+    // US keeps, so it is SS's choice: a US mulligan now is US's attempt (refused by the turn order:
+    // US has its mulligan left), and the next line is SS's.
+    let text = "name = \"x\"\nplayers = [\"us\", \"ss\"]\nscript = \"\"\"\nus: keep\n\
+                us: mulligan ! 部署阶段规则 7\nss: keep\n\"\"\"\n";
+    let (_, report) = run_text("out of turn", text);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let out_of_turn = &report.rulings[1];
+    assert!(!out_of_turn.accepted);
+    assert_eq!(out_of_turn.actor, Faction::Us.name_en(), "{out_of_turn:?}");
+    assert_eq!(report.rulings[2].actor, Faction::Ss.name_en());
 }
 
 #[test]
