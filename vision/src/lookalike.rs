@@ -1,9 +1,10 @@
 //! Telling look-alike prints apart. Cards of one printed design share the frame, the layout and most
-//! of the ink; they differ in a number, a title, the art. The embedding sees a 40×56 crop and leaves
-//! such cards a hair apart, so the model abstains between them. Here the few nearest enrolled prints
-//! are compared with the crop pixel by pixel at a larger size, each after the small shift and scale
-//! that fits it best (the detector's corners are a few pixels off), and the print that fits clearly
-//! better than the others is named.
+//! of the ink; they differ in a number, a title, the art, a count of marks. The embedding sees a
+//! 40×56 crop and leaves such cards a hair apart, so the model abstains between them. Here the
+//! candidate prints (the embedding's nearest, and those whose small thumbnails look most like the
+//! crop) are compared with the crop pixel by pixel at a larger size, each after the small shift and
+//! scale that fits it best, and the print that fits clearly better than every other, with no spot
+//! where the crop differs from it, is named.
 
 use crate::VisionError;
 use opencv::core::{Mat, Point2f, Rect, Scalar, Size, Vector, BORDER_REPLICATE, CV_32F, CV_32FC3};
@@ -363,7 +364,7 @@ impl Prints {
         scored.into_iter().take(k).map(|(_, c)| c).collect()
     }
 
-    /// Among `candidates` (the nearest cards by embedding, best first), the one whose print the
+    /// Among `candidates` (the nearest cards by embedding and by look), the one whose print the
     /// crop fits best, with its fit and its worst telling share against every other candidate's
     /// print (see [`telling_share`]); `crops` are the same card cut at each turn the quad allows.
     /// `None` when no candidate has a print, or the best cannot be told from another by its pixels.
