@@ -70,6 +70,31 @@ fn sequence(c: &mut Criterion) {
                 .expect("scan")
         })
     });
+    // A hand reaching over the same board: the first frame with it, then the first without it,
+    // each a change (scanned in full), as when a player lays or picks up a card.
+    let with_hand = renderer
+        .render(
+            11,
+            &SceneOptions {
+                aruco_mat: Some(false),
+                occupancy: Some(1.0),
+                hand: Some(true),
+                ..Default::default()
+            },
+        )
+        .expect("scene");
+    let mut hand_in = false;
+    c.bench_function("sequence_hand_over_table", |b| {
+        b.iter(|| {
+            hand_in = !hand_in;
+            let frame = if hand_in {
+                &with_hand.image
+            } else {
+                &scene.image
+            };
+            scanner.scan_following(frame, 3, &mut memory).expect("scan")
+        })
+    });
     let mut moved = scene.image.clone();
     let rect = Rect::new(600, 300, 60, 84);
     opencv::imgproc::rectangle(&mut moved, rect, Scalar::all(30.0), -1, 8, 0).expect("card");
