@@ -360,6 +360,32 @@ fn harness(app: DuelTableApp) -> Harness<'static, DuelTableApp> {
 }
 
 #[test]
+fn table_panel_keeps_a_refusal_on_screen_with_its_rule() {
+    let mut g = game();
+    g.auto_pass = true;
+    g.sync(&near(&[("wei-land", false)], &[]));
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
+    // Turned sideways the turn it entered: refused under 整备.
+    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", true)]));
+    assert!(
+        g.flags.iter().any(|f| f.rule.contains("整备")),
+        "{:?}",
+        g.flags
+    );
+    let mut h = harness(DuelTableApp::new(TableSession::new(g), None));
+    for _ in 0..5 {
+        h.run();
+    }
+    // In the prompt bar (the latest refusal) and in the list of refusals, with its rule.
+    let shown = h.query_all_by_label_contains("[整备").count();
+    assert!(
+        shown >= 2,
+        "the refusal with its rule, in the prompt and the list: {shown}"
+    );
+    assert!(h.query_by_label_contains("拒绝 Refused").is_some());
+}
+
+#[test]
 fn table_panel_shows_the_stack_and_the_pass_button_hands_priority_over() {
     let mut g = game();
     g.sync(&near(&[("wei-land", false)], &[]));
