@@ -163,12 +163,17 @@ impl Small {
                 grey: Mat::default(),
             });
         }
-        let small = shrink_to_width(image, SMALL_W)?;
-        if small.channels() != 3 {
+        let mut small = shrink_to_width(image, SMALL_W)?;
+        if small.channels() == 1 {
             return Ok(Small {
                 bgr: None,
                 grey: small,
             });
+        }
+        if small.channels() == 4 {
+            let mut bgr = Mat::default();
+            imgproc::cvt_color(&small, &mut bgr, imgproc::COLOR_BGRA2BGR, 0)?;
+            small = bgr;
         }
         let mut grey = Mat::default();
         imgproc::cvt_color(&small, &mut grey, imgproc::COLOR_BGR2GRAY, 0)?;
@@ -199,6 +204,28 @@ pub(crate) fn shrink_to_width(image: &Mat, width: i32) -> Result<Mat, VisionErro
 mod tests {
     use super::*;
     use opencv::core::{Rect, Scalar, CV_8UC1};
+
+    #[test]
+    fn a_frame_is_shrunk_once_to_grey_and_colour_whatever_its_channels() {
+        for (channels, kind) in [
+            (1, opencv::core::CV_8UC1),
+            (3, opencv::core::CV_8UC3),
+            (4, opencv::core::CV_8UC4),
+        ] {
+            let frame =
+                Mat::new_rows_cols_with_default(720, 1280, kind, Scalar::all(90.0)).unwrap();
+            let small = Small::of(&frame).unwrap();
+            assert_eq!(small.grey.channels(), 1, "{channels} channels");
+            assert_eq!(small.grey.cols(), SMALL_W);
+            assert_eq!(
+                small.bgr.as_ref().map(|m| m.channels()),
+                (channels != 1).then_some(3),
+                "{channels} channels"
+            );
+        }
+        let empty = Small::of(&Mat::default()).unwrap();
+        assert!(empty.grey.empty() && empty.bgr.is_none());
+    }
 
     #[test]
     fn a_still_table_does_not_move_a_hand_does() {
