@@ -149,19 +149,25 @@ fn table_refused_play_is_flagged_with_its_rule_once_and_never_applied() {
     assert_eq!(g.state.players[0].slots, before[0].slots);
 }
 
-#[test]
-fn table_unit_turned_sideways_is_an_attack_declaration() {
+/// A unit played and turned sideways the turn it entered (passes made by the engine): refused
+/// under 整备, the unit cannot attack yet; the refusal names the rule.
+fn attacked_the_turn_it_entered() -> TableGame {
     let mut g = game();
     g.auto_pass = true;
     g.sync(&near(&[("wei-land", false)], &[]));
     g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
-    // 整备: the unit cannot attack the turn it entered; the refusal names the rule.
     g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", true)]));
     assert!(
         g.flags.iter().any(|f| f.rule.contains("整备")),
         "{:?}",
         g.flags
     );
+    g
+}
+
+#[test]
+fn table_unit_turned_sideways_is_an_attack_declaration() {
+    let mut g = attacked_the_turn_it_entered();
     let unit = g.state.players[0].slots[2].clone().unwrap();
     assert!(!unit.tapped, "refused: not applied");
     assert_eq!(
@@ -361,17 +367,7 @@ fn harness(app: DuelTableApp) -> Harness<'static, DuelTableApp> {
 
 #[test]
 fn table_panel_keeps_a_refusal_on_screen_with_its_rule() {
-    let mut g = game();
-    g.auto_pass = true;
-    g.sync(&near(&[("wei-land", false)], &[]));
-    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", false)]));
-    // Turned sideways the turn it entered: refused under 整备.
-    g.sync(&near(&[("wei-land", true)], &[(2, "wei-01", true)]));
-    assert!(
-        g.flags.iter().any(|f| f.rule.contains("整备")),
-        "{:?}",
-        g.flags
-    );
+    let g = attacked_the_turn_it_entered();
     let mut h = harness(DuelTableApp::new(TableSession::new(g), None));
     for _ in 0..5 {
         h.run();
