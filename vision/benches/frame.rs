@@ -30,12 +30,19 @@ fn full_frame(c: &mut Criterion) {
 
 /// Scene 11 with every cell holding a card, no mat.
 fn full_board_without_mat(renderer: &SceneRenderer) -> vision::scene::Scene {
+    full_board(renderer, None)
+}
+
+/// Scene 11 with every cell holding a card, no mat; `hand` forces a hand over it or none (else
+/// the seed decides).
+fn full_board(renderer: &SceneRenderer, hand: Option<bool>) -> vision::scene::Scene {
     renderer
         .render(
             11,
             &SceneOptions {
                 aruco_mat: Some(false),
                 occupancy: Some(1.0),
+                hand,
                 ..Default::default()
             },
         )
@@ -72,17 +79,7 @@ fn sequence(c: &mut Criterion) {
     });
     // A hand reaching over the same board: the first frame with it, then the first without it,
     // each a change (scanned in full), as when a player lays or picks up a card.
-    let with_hand = renderer
-        .render(
-            11,
-            &SceneOptions {
-                aruco_mat: Some(false),
-                occupancy: Some(1.0),
-                hand: Some(true),
-                ..Default::default()
-            },
-        )
-        .expect("scene");
+    let with_hand = full_board(&renderer, Some(true));
     let mut hand_in = false;
     c.bench_function("sequence_hand_over_table", |b| {
         b.iter(|| {

@@ -156,6 +156,11 @@ impl Learned {
         })
     }
 
+    /// The model's embedding of the crop cut by `corners` (its own top-left first, image px).
+    pub fn embed_at(&self, image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Vec<f32>, VisionError> {
+        self.embedder.embed(&warp_crop(image, corners)?)
+    }
+
     /// The nearest enrolled card to the crop cut by `corners` (its own top-left first, image px),
     /// before any threshold: (card, cosine, lead over the runner-up card).
     pub fn assess(
@@ -163,27 +168,15 @@ impl Learned {
         image: &Mat,
         corners: &[[f32; 2]; 4],
     ) -> Result<Option<(String, f32, f32)>, VisionError> {
-        let embedding = self.embedder.embed(&warp_crop(image, corners)?)?;
-        Ok(self.enrolment.nearest(&embedding).map(|near| {
-            let gap = near.cosine - near.runner_up.map_or(-1.0, |(_, c)| c);
-            (near.card.to_string(), near.cosine, gap)
-        }))
+        Ok(self.assess_embedding(&self.embed_at(image, corners)?))
     }
 
-    /// The `k` nearest enrolled cards to the crop cut by `corners`, best first, with cosines.
-    pub fn nearest_cards(
-        &self,
-        image: &Mat,
-        corners: &[[f32; 2]; 4],
-        k: usize,
-    ) -> Result<Vec<(String, f32)>, VisionError> {
-        let embedding = self.embedder.embed(&warp_crop(image, corners)?)?;
-        Ok(self
-            .enrolment
-            .ranked(&embedding, k)
-            .into_iter()
-            .map(|(id, c)| (id.to_string(), c))
-            .collect())
+    /// [`Learned::assess`] of an embedding already made.
+    pub fn assess_embedding(&self, embedding: &[f32]) -> Assessment {
+        self.enrolment.nearest(embedding).map(|near| {
+            let gap = near.cosine - near.runner_up.map_or(-1.0, |(_, c)| c);
+            (near.card.to_string(), near.cosine, gap)
+        })
     }
 
     /// Whether the model names the card of `seen` on its own: past both thresholds.

@@ -48,13 +48,8 @@ impl TableMemory {
     }
 
     /// Fast motion since the last frame, and a hand (moving or held still, see [`crate::hands`])
-    /// over the table in `bgr`, both judged on one shrunk copy of the frame.
-    pub fn watch(&mut self, bgr: &Mat) -> Result<(bool, bool), VisionError> {
-        self.watch_small(&Small::of(bgr)?)
-    }
-
-    /// [`TableMemory::watch`] on the frame already shrunk.
-    pub fn watch_small(&mut self, small: &Small) -> Result<(bool, bool), VisionError> {
+    /// over the table, both judged on the frame's one shrunk copy (no hand without colour).
+    pub fn watch(&mut self, small: &Small) -> Result<(bool, bool), VisionError> {
         let Some(bgr) = &small.bgr else {
             return Ok((false, false));
         };

@@ -291,16 +291,16 @@ impl Scanner {
         frame_index: u64,
         memory: &mut TableMemory,
     ) -> Result<TableObservation, VisionError> {
-        if !self.options.gate_unchanged {
-            return self.scan_frame(image, frame_index, Some(memory));
-        }
         let start = Instant::now();
-        let towards = self.options.allied_towards;
-        // One shrunk copy for the gate, and for motion and the hand watch when the frame is reused.
+        // One shrunk copy of the frame for the gate, the motion and the hand watch.
         let small = crate::memory::Small::of(image)?;
+        if !self.options.gate_unchanged {
+            return self.scan_frame(image, frame_index, Some((memory, &small)));
+        }
+        let towards = self.options.allied_towards;
         if let Some(last) = memory.unchanged_since_scan(&small, towards)? {
             let mut obs = last.clone();
-            let (motion, hand) = memory.watch_small(&small)?;
+            let (motion, hand) = memory.watch(&small)?;
             obs.frame_index = frame_index;
             (obs.motion, obs.hand) = (motion, hand);
             obs.hand_or_motion_suspected = motion || hand || obs.cards.iter().any(|c| c.covered);
@@ -311,7 +311,7 @@ impl Scanner {
             };
             return Ok(obs);
         }
-        let obs = self.scan_frame(image, frame_index, Some(memory))?;
+        let obs = self.scan_frame(image, frame_index, Some((&mut *memory, &small)))?;
         memory.scanned(&small, &obs, towards)?;
         Ok(obs)
     }
@@ -320,8 +320,9 @@ impl Scanner {
         &self,
         image: &Mat,
         frame_index: u64,
-        mut memory: Option<&mut TableMemory>,
+        following: Option<(&mut TableMemory, &crate::memory::Small)>,
     ) -> Result<TableObservation, VisionError> {
+        let (mut memory, small) = following.unzip();
         let start = Instant::now();
         let mut timings = Timings::default();
         let mut gray = Mat::default();
@@ -499,9 +500,9 @@ impl Scanner {
             .collect::<Vec<_>>();
         timings.assign_ms = ms(t);
         timings.total_ms = ms(start);
-        let (motion, hand) = match memory.as_mut() {
-            Some(m) => m.watch(image)?,
-            None => (false, false),
+        let (motion, hand) = match (memory.as_mut(), small) {
+            (Some(m), Some(small)) => m.watch(small)?,
+            _ => (false, false),
         };
         // A guessed Allied side is not remembered: the players' answer must still be asked for.
         if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {

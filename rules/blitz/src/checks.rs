@@ -162,20 +162,22 @@ pub fn check_as(state: &State, player: PlayerId, action: &Action) -> Result<(), 
 /// it rather than the turn order (a second mulligan is refused by the mulligan rule even though the
 /// player who took it has no turn left in that step).
 fn never_allowed(state: &State, player: PlayerId, action: &Action) -> Option<Violation> {
-    let me = &state.players[player];
     match action {
-        Action::Mulligan if me.mulligans_used >= state.profile.mulligans => Some(mulligans_spent()),
+        Action::Mulligan => mulligans_spent(state, player),
         Action::UseSkill { card, .. } => skill_already_used(state, player, *card),
         _ => None,
     }
 }
 
-fn mulligans_spent() -> Violation {
-    profile(
-        "blitz.mulligans",
-        "每位玩家只有重新摸取一次的机会",
-        "each player may throw back the opening hand only once",
-    )
+/// blitz.mulligans: `player` has thrown back the opening hand as often as the profile allows.
+fn mulligans_spent(state: &State, player: PlayerId) -> Option<Violation> {
+    (state.players[player].mulligans_used >= state.profile.mulligans).then(|| {
+        profile(
+            "blitz.mulligans",
+            "每位玩家只有重新摸取一次的机会",
+            "each player may throw back the opening hand only once",
+        )
+    })
 }
 
 /// 技能牌: a skill card is used once per game and then lies in its owner's discard pile.
@@ -360,8 +362,7 @@ pub fn check(state: &State, action: &Action) -> Result<(), Violation> {
             Err(wrong_step(state, "重新摸牌", "mulligan"))
         }
         Action::Keep => Ok(()),
-        Action::Mulligan if me.mulligans_used >= state.profile.mulligans => Err(mulligans_spent()),
-        Action::Mulligan => Ok(()),
+        Action::Mulligan => mulligans_spent(state, player).map_or(Ok(()), Err),
         Action::Draw | Action::SkipDraw | Action::DiscardAndDraw(_) if step != Step::Draw => {
             Err(wrong_step(state, "摸牌", "drawing"))
         }

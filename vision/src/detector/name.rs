@@ -75,24 +75,26 @@ pub fn name_card(
     image: &Mat,
     card: &DetectedCard,
 ) -> Result<NamedCard, VisionError> {
-    // The corners of the best turn so far and what the model saw there.
-    let mut best: Option<(Corners, Seen)> = None;
+    // The corners of the best turn so far, its embedding and what the model saw there.
+    let mut best: Option<(Corners, Vec<f32>, Seen)> = None;
     for turn in candidate_turns(&card.corners) {
         let corners = turned(&card.corners, turn);
-        if let Some(seen) = learned.assess(image, &px(&corners))? {
-            if best.as_ref().is_none_or(|(_, b)| seen.1 > b.1) {
-                best = Some((corners, seen));
+        let embedding = learned.embed_at(image, &px(&corners))?;
+        if let Some(seen) = learned.assess_embedding(&embedding) {
+            if best.as_ref().is_none_or(|(_, _, b)| seen.1 > b.1) {
+                best = Some((corners, embedding, seen));
             }
         }
     }
-    let (mut corners, nearest) = match best {
-        Some((c, n)) => (c, Some(n)),
-        None => (card.corners, None),
+    let (mut corners, embedding, nearest) = match best {
+        Some((c, e, n)) => (c, Some(e), Some(n)),
+        None => (card.corners, None, None),
     };
     let mut verdict = any_design_verdict(&learned.thresholds, &nearest, card.partly_hidden);
     let mut lookalike = None;
-    if verdict.card.is_none() && !card.partly_hidden && !learned.prints.is_empty() {
-        let compared = compare_lookalikes(learned, image, &card.corners, &corners)?;
+    let embedding = embedding.filter(|_| !learned.prints.is_empty());
+    if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
+        let compared = compare_lookalikes(learned, image, &card.corners, embedding)?;
         if let Some((r, fitted)) = compared
             .as_ref()
             .filter(|(r, _)| crate::lookalike::names(r))
@@ -124,16 +126,16 @@ const LOOKALIKE_MIN_COSINE: f32 = 0.5;
 /// ... with this many cards whose prints' thumbnails look most like the crop.
 const LOOKALIKE_BY_LOOK: usize = 8;
 
-/// Compares the quad's crop, at each turn it allows, with the prints of the cards nearest to the
-/// crop at `corners` (the turn the embedding chose) and of those that look most like it; with the
-/// comparison, the corners of the turn that fitted the best print.
+/// Compares the quad's crop, at each turn it allows, with the prints of the cards nearest to
+/// `embedding` (the crop at the turn the embedding chose) and of those that look most like it; with
+/// the comparison, the corners of the turn that fitted the best print.
 fn compare_lookalikes(
     learned: &Learned,
     image: &Mat,
     quad: &Corners,
-    corners: &Corners,
+    embedding: &[f32],
 ) -> Result<Option<(Resolved, Corners)>, VisionError> {
-    let near = learned.nearest_cards(image, &px(corners), LOOKALIKE_CANDIDATES)?;
+    let near = learned.enrolment.ranked(embedding, LOOKALIKE_CANDIDATES);
     let Some(&(_, top)) = near.first() else {
         return Ok(None);
     };
@@ -154,7 +156,7 @@ fn compare_lookalikes(
         .iter()
         .enumerate()
         .filter(|(i, (_, c))| *i < 2 || *c >= top - LOOKALIKE_WITHIN)
-        .map(|(_, (id, _))| id.as_str())
+        .map(|(_, (id, _))| *id)
         .collect();
     // The embedding can miss a sparse print's card altogether (a few marks on plain paper under a
     // colour cast): the prints that look most like the crop take part too.
