@@ -208,6 +208,20 @@ pub struct SeenMarker {
 /// Every DICT_4X4_50 marker in `gray`, found on a copy shrunk `1/shrink` times (2 finds 50 px
 /// markers in a quarter of the time), corners in `gray`'s own pixels.
 pub fn find_markers(gray: &Mat, shrink: i32) -> Result<Vec<SeenMarker>, VisionError> {
+    Ok(find_markers_and_candidates(gray, shrink)?.seen)
+}
+
+/// What one marker pass saw, in the frame's own pixels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MarkerPass {
+    pub seen: Vec<SeenMarker>,
+    /// Outlines that looked like a marker but whose code could not be read (too small or soft:
+    /// worth a closer look).
+    pub unread: Vec<[[f64; 2]; 4]>,
+}
+
+/// [`find_markers`], and the outlines it could not read.
+pub fn find_markers_and_candidates(gray: &Mat, shrink: i32) -> Result<MarkerPass, VisionError> {
     use opencv::core::{Point2f, Size, Vector};
     let shrink = shrink.max(1);
     let small = if shrink == 1 {
@@ -239,16 +253,20 @@ pub fn find_markers(gray: &Mat, shrink: i32) -> Result<Vec<SeenMarker>, VisionEr
     let s = shrink as f64;
     // A shrunk pixel's centre lies half a pixel in: scale about the pixel corners.
     let back = |v: f32| v as f64 * s + (s - 1.0) / 2.0;
-    Ok(ids
+    let quad = |q: &Vector<Point2f>| -> Option<[[f64; 2]; 4]> {
+        let p: Vec<[f64; 2]> = q.iter().map(|p| [back(p.x), back(p.y)]).collect();
+        p.try_into().ok()
+    };
+    let seen = ids
         .iter()
         .zip(corners.iter())
-        .filter(|(_, q)| q.len() == 4)
-        .map(|(id, q)| {
-            let p: Vec<[f64; 2]> = q.iter().map(|p| [back(p.x), back(p.y)]).collect();
-            SeenMarker {
+        .filter_map(|(id, q)| {
+            Some(SeenMarker {
                 id,
-                corners: [p[0], p[1], p[2], p[3]],
-            }
+                corners: quad(&q)?,
+            })
         })
-        .collect())
+        .collect();
+    let unread = rejected.iter().filter_map(|q| quad(&q)).collect();
+    Ok(MarkerPass { seen, unread })
 }

@@ -420,6 +420,7 @@ mod tests {
                 &markers,
                 scene.truth.seats,
                 scene.truth.regions.image_size,
+                None,
             )
             .unwrap_or_else(|| {
                 panic!(

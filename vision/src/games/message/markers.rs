@@ -6,9 +6,9 @@ use super::faces::MessageFace;
 use super::read::{read_seats, SeatCard};
 use super::seats::{point_in_polygon, SeatRegion, SeatRegions};
 use crate::face::{CARD_H_MM, CARD_W_MM};
-use crate::mats::{dictionary, find_markers};
+use crate::mats::{dictionary, find_markers, find_markers_and_candidates, MarkerPass};
 use crate::types::TableObservation;
-use crate::VisionError;
+use crate::{geometry, VisionError};
 use opencv::aruco;
 use opencv::core::{Mat, Rect, Scalar, CV_8UC3};
 use opencv::imgproc;
@@ -82,8 +82,21 @@ impl SeatMarker {
 
 /// The seat cards in `gray` (one per seat: the first of a repeated id), found at full resolution.
 pub fn find_seat_markers(gray: &Mat) -> Result<Vec<SeatMarker>, VisionError> {
+    Ok(find_seat_markers_and_candidates(gray)?.markers)
+}
+
+/// The seat cards one marker pass read, and the outlines it could not read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatMarkerPass {
+    pub markers: Vec<SeatMarker>,
+    pub unread: Vec<[[f32; 2]; 4]>,
+}
+
+/// [`find_seat_markers`], and the outlines that looked like a marker but could not be read.
+pub fn find_seat_markers_and_candidates(gray: &Mat) -> Result<SeatMarkerPass, VisionError> {
+    let MarkerPass { seen, unread } = find_markers_and_candidates(gray, 1)?;
     let mut out: Vec<SeatMarker> = Vec::new();
-    for m in find_markers(gray, 1)? {
+    for m in seen {
         let seat = m.id - FIRST_SEAT_MARKER;
         if !(0..MAX_SEATS as i32).contains(&seat) || out.iter().any(|o| o.seat == seat as usize) {
             continue;
@@ -94,7 +107,14 @@ pub fn find_seat_markers(gray: &Mat) -> Result<Vec<SeatMarker>, VisionError> {
         });
     }
     out.sort_by_key(|m| m.seat);
-    Ok(out)
+    let unread = unread
+        .into_iter()
+        .map(|q| q.map(|p| [p[0] as f32, p[1] as f32]))
+        .collect();
+    Ok(SeatMarkerPass {
+        markers: out,
+        unread,
+    })
 }
 
 /// How much a card found without a name is enlarged, in turn, to look for a seat marker too small
@@ -103,14 +123,19 @@ const CLOSER_LOOK_SCALES: [f64; 2] = [2.0, 3.0];
 /// The margin round that card's outline, as a share of its box, in the enlarged crop.
 const CLOSER_LOOK_MARGIN: f64 = 0.25;
 
-/// Seat markers inside the cards the scanner found but could not name, each looked at enlarged
-/// [`CLOSER_LOOK_SCALES`] times; added to `markers` when their seat is not there yet.
+/// Seat markers inside the cards the scanner found but could not name (or the outlines the marker
+/// pass could not read), each looked at enlarged [`CLOSER_LOOK_SCALES`] times; added to `markers`
+/// when their seat is not there yet, until each of `seats` has one.
 pub fn look_closer(
     gray: &Mat,
     unnamed: &[[[f32; 2]; 4]],
+    seats: usize,
     markers: &mut Vec<SeatMarker>,
 ) -> Result<(), VisionError> {
     for quad in unnamed {
+        if (0..seats).all(|s| markers.iter().any(|m| m.seat == s)) {
+            break;
+        }
         if markers.iter().any(|m| point_in_polygon(m.centre(), quad)) {
             continue;
         }
@@ -175,6 +200,47 @@ fn marker_enlarged(
     }))
 }
 
+/// At most this many outlines the marker pass could not read are looked at closer in one frame: a
+/// patterned table (checks, bricks) gives a thousand marker-like squares.
+const MAX_UNREAD_LOOKED_AT: usize = 64;
+
+/// The outlines the marker pass could not read that may be a seat card's marker: none inside a
+/// card named as intelligence, the ones nearest in size to the markers read first (every seat
+/// card's marker is the same printed size), at most [`MAX_UNREAD_LOOKED_AT`].
+fn marker_candidates(
+    obs: &TableObservation,
+    unread: Vec<[[f32; 2]; 4]>,
+    markers: &[SeatMarker],
+) -> Vec<[[f32; 2]; 4]> {
+    let area =
+        |q: &[[f32; 2]; 4]| geometry::signed_area(&q.map(|p| [p[0] as f64, p[1] as f64])).abs();
+    let mut seen: Vec<f64> = markers.iter().map(|m| area(&m.corners)).collect();
+    seen.sort_by(f64::total_cmp);
+    let typical = seen.get(seen.len() / 2).copied();
+    let mut kept: Vec<(f64, [[f32; 2]; 4])> = unread
+        .into_iter()
+        .filter(|q| {
+            let centre = SeatMarker {
+                seat: 0,
+                corners: *q,
+            }
+            .centre();
+            !obs.cards
+                .iter()
+                .any(|c| c.card.is_some() && point_in_polygon(centre, &c.corners))
+        })
+        .map(|q| {
+            let off = typical.map_or(0.0, |t| (area(&q).max(1.0) / t.max(1.0)).ln().abs());
+            (off, q)
+        })
+        .collect();
+    kept.sort_by(|a, b| a.0.total_cmp(&b.0));
+    kept.into_iter()
+        .take(MAX_UNREAD_LOOKED_AT)
+        .map(|(_, q)| q)
+        .collect()
+}
+
 /// Reads `image` (scanned into `obs`) seat by seat: against the seat cards' regions when every one
 /// of `drawn`'s seats has its seat card in view, or all but one whose place its neighbours give
 /// (those regions are returned too), else against `drawn`; the seat cards themselves are left out.
@@ -186,10 +252,13 @@ pub fn read_with_seat_cards(
 ) -> Result<(Vec<SeatCard>, Option<SeatRegions>), VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
-    let mut markers = find_seat_markers(&gray)?;
+    let SeatMarkerPass {
+        mut markers,
+        unread,
+    } = find_seat_markers_and_candidates(&gray)?;
     let seats = drawn.seats.len();
     if (0..seats).any(|s| markers.iter().all(|m| m.seat != s)) {
-        let unnamed: Vec<[[f32; 2]; 4]> = obs
+        let mut closer: Vec<[[f32; 2]; 4]> = obs
             .cards
             .iter()
             // Whole outlines only: a patterned table's squares and bricks come as partly hidden
@@ -197,34 +266,44 @@ pub fn read_with_seat_cards(
             .filter(|c| c.card.is_none() && !c.covered)
             .map(|c| c.corners)
             .collect();
-        look_closer(&gray, &unnamed, &mut markers)?;
+        closer.extend(marker_candidates(obs, unread, &markers));
+        look_closer(&gray, &closer, seats, &mut markers)?;
     }
     let size = [image.cols() as u32, image.rows() as u32];
-    let from_cards = regions_from_markers(&markers, seats, size);
+    let named: Vec<[f32; 2]> = obs
+        .cards
+        .iter()
+        .filter(|c| c.card.is_some())
+        .map(|c| c.center)
+        .collect();
+    let middle = (!named.is_empty()).then(|| {
+        let sum = named
+            .iter()
+            .fold([0.0f32; 2], |a, p| [a[0] + p[0], a[1] + p[1]]);
+        [sum[0] / named.len() as f32, sum[1] / named.len() as f32]
+    });
+    let from_cards = regions_from_markers(&markers, seats, size, middle);
     let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
     Ok((without_seat_cards(read, &markers), from_cards))
 }
 
 /// Seat regions for `seats` players from their seat cards: each seat's region is the part of the
-/// frame nearer its card than any other. One seat card out of sight (under a hand, its marker not
-/// read) at a table of four or more stands where its neighbours put it ([`stand_in`]). `None`
-/// when more are missing.
+/// frame nearer its card than any other. Seat cards out of sight (under a hand, their markers not
+/// read) stand where the others put them ([`stand_ins`]); `None` when too few are seen for that.
+/// `middle` is the middle of the intelligence on the table, which only a table of three needs.
 pub fn regions_from_markers(
     markers: &[SeatMarker],
     seats: usize,
     image_size: [u32; 2],
+    middle: Option<[f32; 2]>,
 ) -> Option<SeatRegions> {
     if !(3..=MAX_SEATS).contains(&seats) {
         return None;
     }
-    let mut seen: Vec<Option<[f32; 2]>> = (0..seats)
+    let seen: Vec<Option<[f32; 2]>> = (0..seats)
         .map(|s| markers.iter().find(|m| m.seat == s).map(SeatMarker::centre))
         .collect();
-    let missing: Vec<usize> = (0..seats).filter(|&s| seen[s].is_none()).collect();
-    if let [hidden] = missing[..] {
-        seen[hidden] = stand_in(&seen, hidden);
-    }
-    let centres: Vec<[f32; 2]> = seen.into_iter().collect::<Option<_>>()?;
+    let centres = stand_ins(&seen, middle)?;
     let (w, h) = (image_size[0] as f32, image_size[1] as f32);
     let frame = vec![[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
     let seats = centres
@@ -242,29 +321,72 @@ pub fn regions_from_markers(
     Some(SeatRegions { image_size, seats })
 }
 
-/// Where the hidden seat card of seat `hidden` lies, from the others, as if the seat cards stood
-/// evenly round a circle (the rules pass to the right, so seats go round the table in order): the
-/// seat beyond its two neighbours' midpoint `m`, `x = (N·m − (1 − q)·S) / (N·q + 1 − q)` with `S`
-/// the sum of the seen centres and `q = cos(2π/N)`. `None` for three seats (two points leave the
-/// third on either side) or without both neighbours.
-fn stand_in(seen: &[Option<[f32; 2]>], hidden: usize) -> Option<[f32; 2]> {
+/// Every seat card's centre, the hidden ones where the seen ones put them. The rules pass to the
+/// right, so the seats go round the table in order, about evenly: seat `k` of `N` lies where the
+/// camera sees the point at angle `2πk/N` of a circle on the table. Four or more seen seats give
+/// that view (a homography, least squares); three give it as an affine view. At least twice as
+/// many seen as hidden are needed (a short arc does not say the whole circle). At a table of three
+/// with one hidden, the seats' mean is the table's middle: the hidden one lies at
+/// `3·middle − a − b`.
+fn stand_ins(seen: &[Option<[f32; 2]>], middle: Option<[f32; 2]>) -> Option<Vec<[f32; 2]>> {
     let n = seen.len();
-    if n < 4 {
+    let known: Vec<(usize, [f32; 2])> = seen
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| Some((k, (*p)?)))
+        .collect();
+    let hidden = n - known.len();
+    if hidden == 0 {
+        return seen.iter().copied().collect();
+    }
+    if n == 3 && hidden == 1 {
+        let m = middle?;
+        let (a, b) = (known[0].1, known[1].1);
+        let x = [3.0 * m[0] - a[0] - b[0], 3.0 * m[1] - a[1] - b[1]];
+        return Some(seen.iter().map(|p| p.unwrap_or(x)).collect());
+    }
+    if known.len() < 3 || 2 * hidden > known.len() {
         return None;
     }
-    let before = seen[(hidden + n - 1) % n]?;
-    let after = seen[(hidden + 1) % n]?;
-    let m = [(before[0] + after[0]) / 2.0, (before[1] + after[1]) / 2.0];
-    let sum = seen
+    let circle = |k: usize| {
+        let t = k as f64 * std::f64::consts::TAU / n as f64;
+        [t.cos(), t.sin()]
+    };
+    let src: Vec<[f64; 2]> = known.iter().map(|&(k, _)| circle(k)).collect();
+    let dst: Vec<[f64; 2]> = known
         .iter()
-        .flatten()
-        .fold([0.0f32; 2], |a, p| [a[0] + p[0], a[1] + p[1]]);
-    let (nf, q) = (n as f32, (std::f32::consts::TAU / n as f32).cos());
-    let d = nf * q + 1.0 - q;
-    Some([
-        (nf * m[0] - (1.0 - q) * sum[0]) / d,
-        (nf * m[1] - (1.0 - q) * sum[1]) / d,
-    ])
+        .map(|(_, p)| [p[0] as f64, p[1] as f64])
+        .collect();
+    let view = if known.len() >= 4 {
+        geometry::homography(&src, &dst, false).ok()??
+    } else {
+        affine(&src, &dst)?
+    };
+    Some(
+        seen.iter()
+            .enumerate()
+            .map(|(k, p)| {
+                p.unwrap_or_else(|| {
+                    let q = geometry::apply(&view, circle(k));
+                    [q[0] as f32, q[1] as f32]
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The affine map taking three points to three others, as a homography; `None` when they lie on
+/// a line.
+fn affine(src: &[[f64; 2]], dst: &[[f64; 2]]) -> Option<geometry::H3> {
+    let m = opencv::imgproc::get_affine_transform(&geometry::points(src), &geometry::points(dst))
+        .ok()?;
+    let at = |i: i32, j: i32| m.at_2d::<f64>(i, j).ok().copied();
+    let h = [
+        [at(0, 0)?, at(0, 1)?, at(0, 2)?],
+        [at(1, 0)?, at(1, 1)?, at(1, 2)?],
+        [0.0, 0.0, 1.0],
+    ];
+    (h.iter().flatten().all(|v| v.is_finite()) && geometry::invert(&h).is_some()).then_some(h)
 }
 
 /// `read` without the seat cards themselves (a quad holding a seat marker is its card, not
@@ -363,12 +485,13 @@ mod tests {
             at(2, 640.0, 80.0),
             at(3, 180.0, 360.0),
         ];
-        let r = regions_from_markers(&markers, 4, [1280, 720]).unwrap();
+        let r = regions_from_markers(&markers, 4, [1280, 720], None).unwrap();
         assert_eq!(r.seat_of([640.0, 500.0]), Some(0));
         assert_eq!(r.seat_of([1000.0, 300.0]), Some(1));
         assert_eq!(r.seat_of([600.0, 150.0]), Some(2));
         assert_eq!(r.seat_of([250.0, 400.0]), Some(3));
-        let stood_in = regions_from_markers(&markers[..3], 4, [1280, 720]).expect("one hidden");
+        let stood_in =
+            regions_from_markers(&markers[..3], 4, [1280, 720], None).expect("one hidden");
         assert_eq!(
             stood_in.seat_of([250.0, 400.0]),
             Some(3),
@@ -376,17 +499,26 @@ mod tests {
         );
         assert_eq!(stood_in.seat_of([640.0, 500.0]), Some(0));
         assert!(
-            regions_from_markers(&markers[..2], 4, [1280, 720]).is_none(),
+            regions_from_markers(&markers[..2], 4, [1280, 720], None).is_none(),
             "two seats unseen"
         );
+        let three = [markers[0], markers[1], at(2, 180.0, 360.0)];
         assert!(
-            regions_from_markers(&markers[..2], 3, [1280, 720]).is_none(),
+            regions_from_markers(&three[..2], 3, [1280, 720], None).is_none(),
             "three seats: the third could lie on either side"
         );
+        let middle = [
+            (640.0 + 1100.0 + 180.0) / 3.0,
+            (650.0 + 360.0 + 360.0) / 3.0,
+        ];
+        let third = regions_from_markers(&three[..2], 3, [1280, 720], Some(middle))
+            .expect("the table's middle says the side");
+        assert_eq!(third.seat_of([250.0, 400.0]), Some(2));
+        assert_eq!(third.seat_of([1000.0, 300.0]), Some(1));
     }
 
-    /// Seven seat cards round an oval seen at a slant: any one hidden stands within a fifth of the
-    /// seat spacing of where it lies.
+    /// Seven seat cards round an oval seen at a slant: any one or two hidden stand within a fifth
+    /// of the seat spacing of where they lie.
     #[test]
     fn a_hidden_seat_card_stands_where_its_neighbours_put_it() {
         let n = 7;
@@ -401,17 +533,31 @@ mod tests {
             let (a, b) = (place(0), place(1));
             (a[0] - b[0]).hypot(a[1] - b[1])
         };
-        for hidden in 0..n {
-            let seen: Vec<Option<[f32; 2]>> =
-                (0..n).map(|s| (s != hidden).then(|| place(s))).collect();
-            let x = stand_in(&seen, hidden).expect("stand-in");
-            let want = place(hidden);
-            let off = (x[0] - want[0]).hypot(x[1] - want[1]);
-            assert!(
-                off < spacing / 5.0,
-                "seat {hidden}: {off:.1} px off of {spacing:.1}"
-            );
+        // One hidden, anywhere; two, apart or side by side.
+        let cases: Vec<Vec<usize>> = (0..n)
+            .map(|h| vec![h])
+            .chain((0..n).flat_map(|h| [vec![h, (h + 1) % n], vec![h, (h + 3) % n]]))
+            .collect();
+        for hidden in &cases {
+            let seen: Vec<Option<[f32; 2]>> = (0..n)
+                .map(|s| (!hidden.contains(&s)).then(|| place(s)))
+                .collect();
+            let all = stand_ins(&seen, None).expect("stand-ins");
+            for &h in hidden {
+                let (x, want) = (all[h], place(h));
+                let off = (x[0] - want[0]).hypot(x[1] - want[1]);
+                assert!(
+                    off < spacing / 5.0,
+                    "seats {hidden:?}: seat {h} {off:.1} px off of {spacing:.1}"
+                );
+            }
         }
+        let three_hidden: Vec<Option<[f32; 2]>> =
+            (0..n).map(|s| (s >= 3).then(|| place(s))).collect();
+        assert!(
+            stand_ins(&three_hidden, None).is_none(),
+            "four seen do not say where three more lie"
+        );
     }
 
     /// A seat card so small and soft that the whole-frame pass misses its marker (seat 5 of the
@@ -439,8 +585,53 @@ mod tests {
             markers.iter().all(|m| m.seat != 4),
             "the case needs a marker the whole-frame pass misses"
         );
-        look_closer(&gray, &[quad], &mut markers).unwrap();
+        look_closer(&gray, &[quad], 6, &mut markers).unwrap();
         let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
         assert!(point_in_polygon(found.centre(), &quad));
+    }
+
+    /// A far seat card whose outline the scanner did not find (seat 5 of the second compositor's
+    /// scene 699204): the marker pass's unread outlines are looked at closer.
+    #[test]
+    fn a_seat_card_without_an_outline_is_read_from_the_marker_pass_candidates() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-tables");
+        let image = crate::pipeline::read_image(&dir.join("scenes/699204.jpg")).unwrap();
+        let mut gray = Mat::default();
+        imgproc::cvt_color(&image, &mut gray, imgproc::COLOR_BGR2GRAY, 0).unwrap();
+        let SeatMarkerPass {
+            mut markers,
+            unread,
+        } = find_seat_markers_and_candidates(&gray).unwrap();
+        assert!(
+            markers.iter().all(|m| m.seat != 4),
+            "the case needs a marker the whole-frame pass misses"
+        );
+        let no_outlines = TableObservation {
+            frame_index: 0,
+            calibration: crate::types::Calibration::None {
+                reason: "no table frame".into(),
+            },
+            cards: Vec::new(),
+            hand_or_motion_suspected: false,
+            motion: false,
+            hand: false,
+            timings: crate::types::Timings::default(),
+        };
+        let closer = marker_candidates(&no_outlines, unread, &markers);
+        assert!(closer.len() <= MAX_UNREAD_LOOKED_AT);
+        look_closer(&gray, &closer, 6, &mut markers).unwrap();
+        let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let scene = manifest["scenes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["seed"] == 699204)
+            .unwrap();
+        let c: Vec<[f32; 2]> =
+            serde_json::from_value(scene["seat_cards"][4]["corners"].clone()).unwrap();
+        let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
+        assert!(point_in_polygon(found.centre(), &c));
     }
 }
