@@ -19,6 +19,7 @@ fn regions() -> SeatRegions {
                 let x = i as f32 * 100.0;
                 SeatRegion {
                     polygon: vec![[x, 0.0], [x + 100.0, 0.0], [x + 100.0, 100.0], [x, 100.0]],
+                    seat_card: None,
                 }
             })
             .collect(),

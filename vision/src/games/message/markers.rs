@@ -241,9 +241,10 @@ fn marker_candidates(
         .collect()
 }
 
-/// Reads `image` (scanned into `obs`) seat by seat: against the seat cards' regions when every one
-/// of `drawn`'s seats has its seat card in view, or all but one whose place its neighbours give
-/// (those regions are returned too), else against `drawn`; the seat cards themselves are left out.
+/// Reads `image` (scanned into `obs`) seat by seat: against the seat cards' regions when they give
+/// every one of `drawn`'s seats (seen, kept where `drawn` last had them while the seen ones have
+/// not moved, or stood in: [`stand_ins`]; those regions are returned too), else against `drawn`;
+/// the seat cards themselves are left out.
 pub fn read_with_seat_cards(
     obs: &TableObservation,
     image: &Mat,
@@ -257,7 +258,9 @@ pub fn read_with_seat_cards(
         unread,
     } = find_seat_markers_and_candidates(&gray)?;
     let seats = drawn.seats.len();
-    if (0..seats).any(|s| markers.iter().all(|m| m.seat != s)) {
+    let every_seat = |placed: &[SeatMarker]| (0..seats).all(|s| placed.iter().any(|m| m.seat == s));
+    let mut kept = still_hidden(&markers, drawn);
+    if !every_seat(&[markers.as_slice(), kept.as_slice()].concat()) {
         let mut closer: Vec<[[f32; 2]; 4]> = obs
             .cards
             .iter()
@@ -268,23 +271,66 @@ pub fn read_with_seat_cards(
             .collect();
         closer.extend(marker_candidates(obs, unread, &markers));
         look_closer(&gray, &closer, seats, &mut markers)?;
+        kept = still_hidden(&markers, drawn);
     }
     let size = [image.cols() as u32, image.rows() as u32];
+    let placed = [markers.as_slice(), kept.as_slice()].concat();
+    let from_cards = regions_from_markers(&placed, seats, size, middle_of_named(obs));
+    let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
+    Ok((without_seat_cards(read, &markers), from_cards))
+}
+
+/// How far a seen seat card may lie from where `drawn` had it, as a share of the distance between
+/// the two closest seat cards there, for the camera to count as not moved.
+const STILL_SHARE: f32 = 0.15;
+
+/// The seat cards `markers` lacks, where `drawn` last had them, when at least two are seen and
+/// each lies where it was (a hand over a seat card is not a moved camera); none otherwise.
+fn still_hidden(markers: &[SeatMarker], drawn: &SeatRegions) -> Vec<SeatMarker> {
+    let Some(before) = drawn
+        .seats
+        .iter()
+        .map(|r| r.seat_card)
+        .collect::<Option<Vec<[f32; 2]>>>()
+    else {
+        return Vec::new();
+    };
+    let dist = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let closest = before
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| before[i + 1..].iter().map(move |&b| dist(a, b)))
+        .fold(f32::INFINITY, f32::min);
+    let still = markers.len() >= 2
+        && markers.iter().all(|m| {
+            before
+                .get(m.seat)
+                .is_some_and(|&b| dist(m.centre(), b) <= STILL_SHARE * closest)
+        });
+    if !still {
+        return Vec::new();
+    }
+    (0..before.len())
+        .filter(|&s| markers.iter().all(|m| m.seat != s))
+        .map(|s| SeatMarker {
+            seat: s,
+            corners: [before[s]; 4],
+        })
+        .collect()
+}
+
+/// The mean centre of the cards named as intelligence; `None` without one.
+fn middle_of_named(obs: &TableObservation) -> Option<[f32; 2]> {
     let named: Vec<[f32; 2]> = obs
         .cards
         .iter()
         .filter(|c| c.card.is_some())
         .map(|c| c.center)
         .collect();
-    let middle = (!named.is_empty()).then(|| {
-        let sum = named
-            .iter()
-            .fold([0.0f32; 2], |a, p| [a[0] + p[0], a[1] + p[1]]);
-        [sum[0] / named.len() as f32, sum[1] / named.len() as f32]
-    });
-    let from_cards = regions_from_markers(&markers, seats, size, middle);
-    let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
-    Ok((without_seat_cards(read, &markers), from_cards))
+    let sum = named
+        .iter()
+        .fold([0.0f32; 2], |a, p| [a[0] + p[0], a[1] + p[1]]);
+    (!named.is_empty()).then(|| [sum[0] / named.len() as f32, sum[1] / named.len() as f32])
 }
 
 /// Seat regions for `seats` players from their seat cards: each seat's region is the part of the
@@ -315,7 +361,10 @@ pub fn regions_from_markers(
                 .enumerate()
                 .filter(|(j, _)| *j != i)
                 .fold(frame.clone(), |poly, (_, &o)| nearer_half(&poly, c, o));
-            SeatRegion { polygon }
+            SeatRegion {
+                polygon,
+                seat_card: Some(c),
+            }
         })
         .collect();
     Some(SeatRegions { image_size, seats })
@@ -633,5 +682,63 @@ mod tests {
             serde_json::from_value(scene["seat_cards"][4]["corners"].clone()).unwrap();
         let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
         assert!(point_in_polygon(found.centre(), &c));
+    }
+
+    /// Seat cards under a hand stay where they lay while the seen ones have not moved; a moved
+    /// camera (every seen one elsewhere) drops them, so the stand-ins are used instead.
+    #[test]
+    fn a_hidden_seat_card_stays_where_it_lay_until_the_camera_moves() {
+        let at = |seat, p: [f32; 2]| SeatMarker {
+            seat,
+            corners: [
+                [p[0] - 5.0, p[1] - 5.0],
+                [p[0] + 5.0, p[1] - 5.0],
+                [p[0] + 5.0, p[1] + 5.0],
+                [p[0] - 5.0, p[1] + 5.0],
+            ],
+        };
+        // Five seats on a lopsided ring: the stand-ins would not fall where the cards lay.
+        let places = [
+            [640.0, 650.0],
+            [1150.0, 420.0],
+            [900.0, 90.0],
+            [300.0, 120.0],
+            [150.0, 450.0],
+        ];
+        let all: Vec<SeatMarker> = places.iter().enumerate().map(|(s, &p)| at(s, p)).collect();
+        let first = regions_from_markers(&all, 5, [1280, 720], None).expect("all five");
+        assert_eq!(first.seats[2].seat_card, Some(places[2]));
+        let nudged: Vec<SeatMarker> = [0, 1, 4]
+            .iter()
+            .map(|&s| at(s, [places[s][0] + 4.0, places[s][1] - 3.0]))
+            .collect();
+        let kept = still_hidden(&nudged, &first);
+        assert_eq!(
+            kept.iter()
+                .map(|m| (m.seat, m.centre()))
+                .collect::<Vec<_>>(),
+            vec![(2, places[2]), (3, places[3])]
+        );
+        let moved: Vec<SeatMarker> = [0, 1, 4]
+            .iter()
+            .map(|&s| at(s, [places[s][0] + 120.0, places[s][1] + 40.0]))
+            .collect();
+        assert!(still_hidden(&moved, &first).is_empty(), "the camera moved");
+        assert!(
+            still_hidden(&nudged[..1], &first).is_empty(),
+            "one seen card does not say the camera stayed"
+        );
+        let drawn_by_hand = SeatRegions {
+            image_size: [1280, 720],
+            seats: first
+                .seats
+                .iter()
+                .map(|r| SeatRegion {
+                    polygon: r.polygon.clone(),
+                    seat_card: None,
+                })
+                .collect(),
+        };
+        assert!(still_hidden(&nudged, &drawn_by_hand).is_empty());
     }
 }

@@ -420,6 +420,7 @@ impl MessageSceneRenderer {
             seats: (0..seats)
                 .map(|seat| SeatRegion {
                     polygon: wedge(a, b, seat, seats).into_iter().map(to_image).collect(),
+                    seat_card: None,
                 })
                 .collect(),
         };

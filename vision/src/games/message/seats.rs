@@ -9,6 +9,10 @@ use std::path::Path;
 pub struct SeatRegion {
     /// Corners in image pixels, in order (either winding); need not be convex.
     pub polygon: Vec<[f32; 2]>,
+    /// Where the seat's seat card lay when the region came from the seat cards (image pixels):
+    /// a seat card hidden later stays there while the others have not moved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_card: Option<[f32; 2]>,
 }
 
 /// Seats 1..N in passing order (to the right), as the rules number them; index 0 is seat 1.
@@ -121,6 +125,7 @@ mod tests {
     fn square(x: f32, y: f32, s: f32) -> SeatRegion {
         SeatRegion {
             polygon: vec![[x, y], [x + s, y], [x + s, y + s], [x, y + s]],
+            seat_card: None,
         }
     }
 
@@ -153,6 +158,7 @@ mod tests {
                 [40.0, 100.0],
                 [0.0, 100.0],
             ],
+            seat_card: None,
         };
         let r = SeatRegions {
             image_size: [100, 100],
