@@ -269,3 +269,74 @@ fn duel_table_refuses_a_journal_of_another_game_naming_it() {
     assert!(text.contains("fof.jsonl:1: a fof journal"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The players' own catalogue and decks at the table: read from the files (a renamed card is
+/// said by its new name), kept whole in the journal (the game resumes with the files gone), and a
+/// bad deck refused naming its file before anything is written.
+#[test]
+fn duel_table_plays_the_catalogue_and_decks_given_and_resumes_without_them() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped = crate::cli::root().join("models/catalogues/duel");
+    let catalogue = std::fs::read_to_string(shipped.join("demo.toml")).unwrap();
+    assert!(catalogue.contains("en = \"Yellow Turban Zealot\""));
+    let renamed = dir.join("ours.toml");
+    std::fs::write(
+        &renamed,
+        catalogue.replace(
+            "en = \"Yellow Turban Zealot\"",
+            "en = \"Yellow Turban Devotee\"",
+        ),
+    )
+    .unwrap();
+    let near = dir.join("near.toml");
+    std::fs::copy(shipped.join("deck-wei.toml"), &near).unwrap();
+    let journal = dir.join("game.jsonl");
+    let (ok, text) = run(&[
+        "duel",
+        "table",
+        "--headless",
+        "--source",
+        "synthetic:3",
+        "--catalogue",
+        renamed.to_str().unwrap(),
+        "--deck-near",
+        near.to_str().unwrap(),
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("Yellow Turban Devotee dies"), "{text}");
+    assert!(!text.contains("Zealot"), "{text}");
+    std::fs::remove_file(&renamed).unwrap();
+    std::fs::remove_file(&near).unwrap();
+    let (ok, resumed) = run(&[
+        "duel",
+        "table",
+        "--headless",
+        "--resume",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(ok, "{resumed}");
+    assert!(resumed.contains("Yellow Turban Devotee dies"), "{resumed}");
+
+    let bad = dir.join("bad-deck.toml");
+    std::fs::write(&bad, "[deck]\nmain = [\n").unwrap();
+    let fresh = dir.join("never.jsonl");
+    let (ok, text) = run(&[
+        "duel",
+        "table",
+        "--headless",
+        "--source",
+        "synthetic:3",
+        "--deck-far",
+        bad.to_str().unwrap(),
+        "--journal",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("bad-deck.toml:"), "{text}");
+    assert!(!fresh.exists(), "a refused deck writes no journal");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,6 +14,7 @@
 //! having passed up to that player's action (or combat) phase, or, for a response, as the priority
 //! holder having passed priority on (docs/duel.md, "At the table").
 
+use super::data::GameData;
 use super::feed::TableSnapshot;
 use duel::state::StackKind;
 use duel::view::{describe_action, describe_event};
@@ -122,22 +123,23 @@ impl TableGame {
     }
 
     /// The demo decks, both players keep, on to the first player's action phase.
+    #[cfg(test)]
     pub fn demo(seed: u64) -> anyhow::Result<TableGame> {
-        let cat = std::sync::Arc::new(duel::Catalogue::demo());
-        let decks = duel::DEMO_DECKS.map(|(origin, text)| {
-            duel::parse_deck(origin, text, &cat, &duel::Profile::default(), None)
-                .map(|d| d.main)
-                .map_err(|e| anyhow::anyhow!("{origin}: {e:?}"))
-        });
-        let [a, b] = decks;
+        TableGame::start(&GameData::demo(), seed)
+    }
+
+    /// `data`'s catalogue and decks (near player first), both players keep, on to the first
+    /// player's action phase; an error names the file at fault.
+    pub fn start(data: &GameData, seed: u64) -> anyhow::Result<TableGame> {
+        let (cat, decks) = data.load()?;
         let setup = duel::Setup {
             names: ["近方 Near".into(), "远方 Far".into()],
-            decks: [a?, b?],
+            decks,
             seed,
             first: Some(0),
             shuffle: true,
         };
-        let state = duel::from_setup(cat, duel::Profile::default(), &setup)
+        let state = duel::from_setup(std::sync::Arc::new(cat), duel::Profile::default(), &setup)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut game = TableGame::new(state);
         for a in [Action::Keep, Action::Keep] {

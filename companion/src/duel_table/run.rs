@@ -1,5 +1,6 @@
 //! The `arbiter duel table|render-scene|eval-table` commands.
 
+use super::data::GameData;
 use super::feed::DuelFeed;
 use super::panel::DuelTableApp;
 use super::script::ScriptedTable;
@@ -14,9 +15,13 @@ use std::process::ExitCode;
 use vision::games::duel::{duel_scanner, DuelSceneOptions, DuelSceneRenderer};
 use vision::source::FrameSource;
 
-/// Opens the source (synthetic: the scripted demo table, rendered). `resume_after`: the last frame
-/// a resumed journal holds (see [`after_journal`]).
-pub fn open_source(spec: &SourceSpec, resume_after: Option<u64>) -> anyhow::Result<DuelFeed> {
+/// Opens the source (synthetic: the scripted demo table, rendered), read for `cat`'s cards.
+/// `resume_after`: the last frame a resumed journal holds (see [`after_journal`]).
+pub fn open_source(
+    spec: &SourceSpec,
+    resume_after: Option<u64>,
+    cat: &duel::Catalogue,
+) -> anyhow::Result<DuelFeed> {
     let source: Box<dyn FrameSource> =
         match (spec.open_recorded_or_camera()?, spec.synthetic_seed()) {
             (Some(source), _) => source,
@@ -24,7 +29,7 @@ pub fn open_source(spec: &SourceSpec, resume_after: Option<u64>) -> anyhow::Resu
             (None, None) => anyhow::bail!("--source {spec}: expected {SOURCE_GRAMMAR}"),
         };
     let source = after_journal(source, spec, resume_after);
-    let scanner = duel_scanner(&duel::Catalogue::demo())?;
+    let scanner = duel_scanner(cat)?;
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
 }
 
@@ -38,9 +43,18 @@ pub struct TableArgs {
     /// No window: print what was read, played and refused (also when there is no display).
     #[arg(long)]
     pub headless: bool,
-    /// Shuffle seed of the engine's demo decks.
+    /// Shuffle seed of the engine's decks.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Catalogue TOML (see docs/duel.md); default: the shipped demo catalogue. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    pub catalogue: Option<PathBuf>,
+    /// The near player's deck TOML; default: the shipped 魏 demo deck. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    pub deck_near: Option<PathBuf>,
+    /// The far player's deck TOML; default: the shipped 吴群 demo deck. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    pub deck_far: Option<PathBuf>,
     /// Also print each change the tracker commits.
     #[arg(long)]
     pub trace: bool,
@@ -79,11 +93,20 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         .source
         .clone()
         .or_else(|| resumed.is_none().then_some(SourceSpec::Synthetic(None)));
-    // Open the camera before a new journal is written, so a missing camera leaves nothing behind.
+    // Check the data files and open the camera before a new journal is written, so a bad file or
+    // a missing camera leaves nothing behind.
+    let data = match &resumed {
+        Some((_, header, _)) => header.data.clone(),
+        None => GameData::from_files(
+            args.catalogue.as_deref(),
+            [args.deck_near.as_deref(), args.deck_far.as_deref()],
+        )?,
+    };
+    let (cat, _) = data.clone().unwrap_or_else(GameData::demo).load()?;
     let resume_after = resumed.as_ref().and_then(|r| r.0.last_frame);
     let mut feed = source
         .as_ref()
-        .map(|s| open_source(s, resume_after))
+        .map(|s| open_source(s, resume_after, &cat))
         .transpose()?;
     let (mut session, resumed_steps) = match (resumed, &args.resume) {
         (Some((session, header, warning)), Some(path)) => {
@@ -111,7 +134,7 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
                 (None, false) => Some(crate::paths::new_journal("duel")?),
                 (None, true) => None,
             };
-            let header = Header::demo(args.seed, headless);
+            let header = Header::new(args.seed, headless, data);
             (TableSession::start(&header, journal.as_deref())?, None)
         }
     };

@@ -7,6 +7,7 @@
 //! removals awaited) without the engine's moves having to be told apart from the adapter's.
 
 use super::adapter::TableGame;
+use super::data::GameData;
 use super::feed::{snapshot, TableSnapshot};
 use crate::live::allied::ImageEdge;
 use crate::live::confirm::Confirm;
@@ -39,6 +40,9 @@ pub struct Header {
     pub headless: bool,
     /// FNV-1a of the catalogue file the game was played with: a changed one cannot replay.
     pub catalogue: String,
+    /// The catalogue and decks when not the shipped demo ones, whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<GameData>,
 }
 
 /// One committed step.
@@ -104,18 +108,33 @@ pub struct TableSession {
 }
 
 impl Header {
+    #[cfg(test)]
     pub fn demo(seed: u64, headless: bool) -> Header {
+        Header::new(seed, headless, None)
+    }
+
+    /// A game of `data` (`None`: the shipped demo catalogue and decks).
+    pub fn new(seed: u64, headless: bool, data: Option<GameData>) -> Header {
+        let catalogue = data
+            .as_ref()
+            .map_or(duel::catalogue::DEMO_TOML, |d| d.catalogue.text.as_str());
         Header {
             game: GAME.into(),
             format: FORMAT,
             seed,
             headless,
-            catalogue: fingerprint(duel::catalogue::DEMO_TOML),
+            catalogue: fingerprint(catalogue),
+            data,
         }
     }
 
+    /// What the game is played with.
+    pub fn data(&self) -> GameData {
+        self.data.clone().unwrap_or_else(GameData::demo)
+    }
+
     fn game(&self) -> anyhow::Result<TableGame> {
-        let mut game = TableGame::demo(self.seed)?;
+        let mut game = TableGame::start(&self.data(), self.seed)?;
         // Nobody to press buttons: nobody responds, and an unclear payment takes the engine's way.
         game.auto_pass = self.headless;
         game.auto_pay = self.headless;
@@ -162,7 +181,7 @@ impl TableSession {
         let header = resumed.header;
         let shown = path.display();
         expect_game(path, (&header.game, header.format), (GAME, FORMAT), "Duel")?;
-        let now = fingerprint(duel::catalogue::DEMO_TOML);
+        let now = fingerprint(&header.data().catalogue.text);
         if header.catalogue != now {
             bail!(
                 "{shown}:1: played with another catalogue ({}; this one is {now}): it cannot be replayed",
