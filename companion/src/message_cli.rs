@@ -1,6 +1,8 @@
 //! `arbiter message …`: rule on a transmission chain at the table, check the data files, and play
 //! seeded random games. The printable faces and seat cards are `arbiter print --game message`.
 
+use crate::message_table::data::CatalogueFiles;
+use crate::table::files::DataText;
 use crate::table::source::SourceSpec;
 use anyhow::Context;
 use message::chain::{parse_response, rule_chain, ChainRequest, Ruling};
@@ -160,6 +162,15 @@ struct TableArgs {
     /// Rules profile TOML (message.death_before_win); default: as shipped.
     #[arg(long)]
     profile: Option<PathBuf>,
+    /// Deck TOML (the faces the camera reads); default: the shipped deck. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    deck: Option<PathBuf>,
+    /// Character TOML; default: the shipped demo characters. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    characters: Option<PathBuf>,
+    /// Identity table TOML; default: the shipped seed table. Kept in the journal.
+    #[arg(long, conflicts_with = "resume")]
+    identities: Option<PathBuf>,
     /// Synthetic game: seed of the table and camera.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -192,22 +203,15 @@ struct TableArgs {
     chain_responses: Vec<String>,
 }
 
-fn read(path: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-fn source(
-    path: &Option<PathBuf>,
-    shipped: &'static str,
-    name: &str,
-) -> anyhow::Result<(String, String)> {
-    Ok(match path {
-        Some(p) => (p.display().to_string(), read(p)?),
-        None => (
-            format!("models/catalogues/message/{name} (shipped)"),
-            shipped.to_string(),
+/// The profile file given, else the shipped one.
+fn profile_text(path: &Option<PathBuf>) -> anyhow::Result<DataText> {
+    DataText::given_or(
+        path.as_deref(),
+        DataText::shipped(
+            "models/catalogues/message/profile.toml",
+            message::catalogue::PROFILE_TOML,
         ),
-    })
+    )
 }
 
 /// Where a game's data came from, for refusals that only a set-up finds: the identity rows, the
@@ -233,19 +237,19 @@ impl DataFiles {
 }
 
 fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile, DataFiles)> {
-    use message::catalogue::{CHARACTERS_TOML, DECK_TOML, IDENTITIES_TOML, PROFILE_TOML};
-    let d = source(&data.deck, DECK_TOML, "deck.toml")?;
-    let c = source(&data.characters, CHARACTERS_TOML, "characters.toml")?;
-    let i = source(&data.identities, IDENTITIES_TOML, "identities.toml")?;
-    let p = source(&data.profile, PROFILE_TOML, "profile.toml")?;
-    let cat = Catalogue::parse((&d.0, &d.1), (&c.0, &c.1), (&i.0, &i.1))
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let files = CatalogueFiles::given_or_shipped(
+        data.deck.as_deref(),
+        data.characters.as_deref(),
+        data.identities.as_deref(),
+    )?;
+    let cat = files.load()?;
+    let p = profile_text(&data.profile)?;
+    let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
     let files = DataFiles {
-        deck: d.0,
-        characters: c.0,
-        identities: i.0,
-        profile: p.0,
+        deck: files.deck.origin,
+        characters: files.characters.origin,
+        identities: files.identities.origin,
+        profile: p.origin,
     };
     Ok((cat, profile, files))
 }
@@ -312,8 +316,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             json,
             profile,
         } => {
-            let p = source(&profile, message::catalogue::PROFILE_TOML, "profile.toml")?;
-            let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let p = profile_text(&profile)?;
+            let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
             let tallies = seats
                 .iter()
                 .enumerate()
@@ -746,13 +750,22 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     use crate::message_table::session::{describe as say, TableSession};
     use opencv::prelude::MatTraitConst;
     use vision::games::message::SeatRegions;
-    let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let p = source(
-        &args.profile,
-        message::catalogue::PROFILE_TOML,
-        "profile.toml",
-    )?;
-    let profile = parse_profile(&p.0, &p.1).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let resumed = args.resume.as_deref().map(record::resume).transpose()?;
+    // The data files are checked before the camera opens or a journal is written.
+    let data = match &resumed {
+        Some(r) => r.data.clone(),
+        None => CatalogueFiles::given(
+            args.deck.as_deref(),
+            args.characters.as_deref(),
+            args.identities.as_deref(),
+        )?,
+    };
+    let cat = data
+        .clone()
+        .unwrap_or_else(CatalogueFiles::shipped)
+        .load()?;
+    let p = profile_text(&args.profile)?;
+    let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
     let from_file = match &args.seats {
         Some(path) if path.exists() => Some(SeatRegions::load(path)?),
         _ => None,
@@ -769,29 +782,32 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
                 from_file,
             )
         };
-    let resumed = match &args.resume {
-        Some(path) => {
-            let (session, warning) = record::resume(path)?;
-            if let Some(w) = warning {
+    let resumed = match resumed {
+        Some(r) => {
+            if let Some(w) = r.warning {
                 eprintln!("warning: {w}");
             }
-            source = crate::table::source::after_journal(source, &args.source, session.last_frame);
-            Some(session)
+            source =
+                crate::table::source::after_journal(source, &args.source, r.session.last_frame);
+            Some(r.session)
         }
         None => None,
     };
     let mut feed = TableFeed::new(source, &cat, args.source.to_string())?;
     // A new table's journal: where asked, else (at the panel) in the player's data folder.
-    let new_session = |regions: SeatRegions,
-                       profile: Profile,
-                       panel: bool|
-     -> anyhow::Result<TableSession> {
-        match (&args.journal, panel) {
-            (Some(p), _) => record::start(p, regions, profile),
-            (None, true) => record::start(&crate::paths::new_journal("message")?, regions, profile),
-            (None, false) => Ok(TableSession::new(regions, profile)),
-        }
-    };
+    let new_session =
+        |regions: SeatRegions, profile: Profile, panel: bool| -> anyhow::Result<TableSession> {
+            match (&args.journal, panel) {
+                (Some(p), _) => record::start(p, regions, profile, data.clone()),
+                (None, true) => record::start(
+                    &crate::paths::new_journal("message")?,
+                    regions,
+                    profile,
+                    data.clone(),
+                ),
+                (None, false) => Ok(TableSession::new(regions, profile)),
+            }
+        };
     use crate::live::confirm::{at_start, AtStart, Confirm};
     let confirm = at_start(
         "message table",

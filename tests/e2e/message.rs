@@ -441,3 +441,64 @@ fn message_table_headless_cannot_wait_for_confirmation() {
     assert!(!ok, "{text}");
     assert!(text.contains("--confirm stable"), "{text}");
 }
+
+/// The players' own deck at the table: checked before anything is written (an error names the
+/// file), kept whole in the journal (the table resumes with the file gone).
+#[test]
+fn message_table_keeps_the_deck_given_and_resumes_without_it() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let deck = dir.join("our-deck.toml");
+    std::fs::copy(
+        crate::cli::root().join("models/catalogues/message/deck.toml"),
+        &deck,
+    )
+    .unwrap();
+    let journal = dir.join("table.jsonl");
+    let (ok, text) = run(&[
+        "message",
+        "table",
+        "--source",
+        "synthetic",
+        "--headless",
+        "--deck",
+        deck.to_str().unwrap(),
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    let header = std::fs::read_to_string(&journal).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(header.contains("our-deck.toml"), "{header}");
+    std::fs::remove_file(&deck).unwrap();
+    let (ok, resumed) = run(&[
+        "message",
+        "table",
+        "--source",
+        "synthetic",
+        "--headless",
+        "--resume",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(ok, "{resumed}");
+
+    let bad = dir.join("bad-deck.toml");
+    std::fs::write(&bad, "[[card]]\nname = \n").unwrap();
+    let fresh = dir.join("never.jsonl");
+    let (ok, text) = run(&[
+        "message",
+        "table",
+        "--source",
+        "synthetic",
+        "--headless",
+        "--deck",
+        bad.to_str().unwrap(),
+        "--journal",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("bad-deck.toml"), "{text}");
+    assert!(!fresh.exists(), "a refused deck writes no journal");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,34 +1,9 @@
 //! What a Duel table game is set up from: a catalogue and the two decks, the shipped demo ones or
 //! the players' files. Kept whole in the journal's header, so a game resumes without the files.
 
-use anyhow::Context;
+use crate::table::files::DataText;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-
-/// One data file's text and where it came from (its path, or the shipped file's name).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DataText {
-    pub origin: String,
-    pub text: String,
-}
-
-impl DataText {
-    fn shipped(origin: &str, text: &str) -> DataText {
-        DataText {
-            origin: format!("{origin} (shipped)"),
-            text: text.to_string(),
-        }
-    }
-
-    fn read(path: &Path) -> anyhow::Result<DataText> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        Ok(DataText {
-            origin: path.display().to_string(),
-            text,
-        })
-    }
-}
 
 /// The catalogue and the near and far players' decks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,12 +35,13 @@ impl GameData {
         }
         let demo = GameData::demo();
         let [near, far] = decks;
-        let pick =
-            |path: Option<&Path>, shipped: DataText| path.map_or(Ok(shipped), DataText::read);
         let [demo_near, demo_far] = demo.decks;
         Ok(Some(GameData {
-            catalogue: pick(catalogue, demo.catalogue)?,
-            decks: [pick(near, demo_near)?, pick(far, demo_far)?],
+            catalogue: DataText::given_or(catalogue, demo.catalogue)?,
+            decks: [
+                DataText::given_or(near, demo_near)?,
+                DataText::given_or(far, demo_far)?,
+            ],
         }))
     }
 

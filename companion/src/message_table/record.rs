@@ -2,6 +2,7 @@
 //! each committed step ([`Step`]) in order. Replaying the steps rebuilds the tallies, the
 //! corrections, the deaths and what was announced, each announcement made once.
 
+use super::data::CatalogueFiles;
 use super::session::{Step, TableSession};
 use crate::table::journal::{expect_game, Journal};
 use anyhow::bail;
@@ -20,15 +21,33 @@ pub struct Header {
     pub format: u32,
     pub profile: Profile,
     pub regions: SeatRegions,
+    /// The deck, characters and identities when not the shipped ones, whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<CatalogueFiles>,
+}
+
+/// A table continued from its journal.
+pub struct Resumed {
+    pub session: TableSession,
+    /// The data files the table was started with (`None`: the shipped ones).
+    pub data: Option<CatalogueFiles>,
+    /// A cut-off last line was dropped.
+    pub warning: Option<String>,
 }
 
 /// A new table session journalled at `path`.
-pub fn start(path: &Path, regions: SeatRegions, profile: Profile) -> anyhow::Result<TableSession> {
+pub fn start(
+    path: &Path,
+    regions: SeatRegions,
+    profile: Profile,
+    data: Option<CatalogueFiles>,
+) -> anyhow::Result<TableSession> {
     let header = Header {
         game: GAME.into(),
         format: FORMAT,
         profile: profile.clone(),
         regions: regions.clone(),
+        data,
     };
     let journal = Journal::create(path, &header)?;
     let mut session = TableSession::new(regions, profile);
@@ -36,9 +55,8 @@ pub fn start(path: &Path, regions: SeatRegions, profile: Profile) -> anyhow::Res
     Ok(session)
 }
 
-/// Continues the table in the journal at `path`; also a warning when a cut-off last line was
-/// dropped.
-pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Option<String>)> {
+/// Continues the table in the journal at `path`.
+pub fn resume(path: &Path) -> anyhow::Result<Resumed> {
     let (journal, resumed) = Journal::resume::<Header, Step>(path)?;
     let h = resumed.header;
     expect_game(path, (&h.game, h.format), (GAME, FORMAT), "风声")?;
@@ -67,5 +85,9 @@ pub fn resume(path: &Path) -> anyhow::Result<(TableSession, Option<String>)> {
         }
     }
     session.keep_journal(journal, true);
-    Ok((session, resumed.warning))
+    Ok(Resumed {
+        session,
+        data: h.data,
+        warning: resumed.warning,
+    })
 }

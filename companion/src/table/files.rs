@@ -1,8 +1,41 @@
 //! A player's files safe from crashes, kills and planted links (the rewrite itself is
-//! [`vision::files::write_atomic`]), and data-file text safe for a terminal.
+//! [`vision::files::write_atomic`]), data-file text safe for a terminal, and a data file's text
+//! with where it came from (kept whole in a journal).
 
 use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+/// One data file's text and where it came from (its path, or the shipped file's name), so a game
+/// set up from it can be journalled whole and resumed with the file moved or gone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataText {
+    pub origin: String,
+    pub text: String,
+}
+
+impl DataText {
+    pub fn shipped(origin: &str, text: &str) -> DataText {
+        DataText {
+            origin: format!("{origin} (shipped)"),
+            text: text.to_string(),
+        }
+    }
+
+    pub fn read(path: &Path) -> anyhow::Result<DataText> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        Ok(DataText {
+            origin: path.display().to_string(),
+            text,
+        })
+    }
+
+    /// The file at `path` when given, else the shipped text.
+    pub fn given_or(path: Option<&Path>, shipped: DataText) -> anyhow::Result<DataText> {
+        path.map_or(Ok(shipped), DataText::read)
+    }
+}
 
 /// Refuses a path that is a symbolic link: a write must never land where a link points.
 pub fn refuse_link(path: &Path) -> anyhow::Result<()> {
