@@ -609,10 +609,8 @@ mod tests {
         );
     }
 
-    /// A seat card so small and soft that the whole-frame pass misses its marker (seat 5 of the
-    /// second compositor's scene 699204) is found when its outline is looked at enlarged.
-    #[test]
-    fn a_small_seat_marker_is_found_on_a_closer_look() {
+    /// A second-compositor fixture scene in grey, and where its seat card of `seat` (0-based) lies.
+    fn fixture_seat_card(seed: u64, seat: usize) -> (Mat, [[f32; 2]; 4]) {
         let dir =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-tables");
         let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
@@ -621,14 +619,21 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
-            .find(|s| s["seed"] == 699204)
+            .find(|s| s["seed"] == seed)
             .unwrap();
         let corners: Vec<[f32; 2]> =
-            serde_json::from_value(scene["seat_cards"][4]["corners"].clone()).unwrap();
-        let quad = [corners[0], corners[1], corners[2], corners[3]];
-        let image = crate::pipeline::read_image(&dir.join("scenes/699204.jpg")).unwrap();
+            serde_json::from_value(scene["seat_cards"][seat]["corners"].clone()).unwrap();
+        let image = crate::pipeline::read_image(&dir.join(format!("scenes/{seed}.jpg"))).unwrap();
         let mut gray = Mat::default();
         imgproc::cvt_color(&image, &mut gray, imgproc::COLOR_BGR2GRAY, 0).unwrap();
+        (gray, [corners[0], corners[1], corners[2], corners[3]])
+    }
+
+    /// A seat card so small and soft that the whole-frame pass misses its marker (seat 5 of the
+    /// second compositor's scene 699204) is found when its outline is looked at enlarged.
+    #[test]
+    fn a_small_seat_marker_is_found_on_a_closer_look() {
+        let (gray, quad) = fixture_seat_card(699204, 4);
         let mut markers = find_seat_markers(&gray).unwrap();
         assert!(
             markers.iter().all(|m| m.seat != 4),
@@ -643,11 +648,7 @@ mod tests {
     /// scene 699204): the marker pass's unread outlines are looked at closer.
     #[test]
     fn a_seat_card_without_an_outline_is_read_from_the_marker_pass_candidates() {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-tables");
-        let image = crate::pipeline::read_image(&dir.join("scenes/699204.jpg")).unwrap();
-        let mut gray = Mat::default();
-        imgproc::cvt_color(&image, &mut gray, imgproc::COLOR_BGR2GRAY, 0).unwrap();
+        let (gray, c) = fixture_seat_card(699204, 4);
         let SeatMarkerPass {
             mut markers,
             unread,
@@ -670,16 +671,6 @@ mod tests {
         let closer = marker_candidates(&no_outlines, unread, &markers);
         assert!(closer.len() <= MAX_UNREAD_LOOKED_AT);
         look_closer(&gray, &closer, 6, &mut markers).unwrap();
-        let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
-        let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let scene = manifest["scenes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["seed"] == 699204)
-            .unwrap();
-        let c: Vec<[f32; 2]> =
-            serde_json::from_value(scene["seat_cards"][4]["corners"].clone()).unwrap();
         let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
         assert!(point_in_polygon(found.centre(), &c));
     }
