@@ -203,15 +203,17 @@ struct TableArgs {
     chain_responses: Vec<String>,
 }
 
-/// The profile file given, else the shipped one.
-fn profile_text(path: &Option<PathBuf>) -> anyhow::Result<DataText> {
-    DataText::given_or(
+/// The profile file given, else the shipped one, and where it came from.
+fn load_profile(path: &Option<PathBuf>) -> anyhow::Result<(Profile, String)> {
+    let p = DataText::given_or(
         path.as_deref(),
         DataText::shipped(
             "models/catalogues/message/profile.toml",
             message::catalogue::PROFILE_TOML,
         ),
-    )
+    )?;
+    let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok((profile, p.origin))
 }
 
 /// Where a game's data came from, for refusals that only a set-up finds: the identity rows, the
@@ -243,13 +245,12 @@ fn load(data: &DataArgs) -> anyhow::Result<(Catalogue, Profile, DataFiles)> {
         data.identities.as_deref(),
     )?;
     let cat = files.load()?;
-    let p = profile_text(&data.profile)?;
-    let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (profile, profile_origin) = load_profile(&data.profile)?;
     let files = DataFiles {
         deck: files.deck.origin,
         characters: files.characters.origin,
         identities: files.identities.origin,
-        profile: p.origin,
+        profile: profile_origin,
     };
     Ok((cat, profile, files))
 }
@@ -316,8 +317,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             json,
             profile,
         } => {
-            let p = profile_text(&profile)?;
-            let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let (profile, _) = load_profile(&profile)?;
             let tallies = seats
                 .iter()
                 .enumerate()
@@ -764,8 +764,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(CatalogueFiles::shipped)
         .load()?;
-    let p = profile_text(&args.profile)?;
-    let profile = parse_profile(&p.origin, &p.text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (profile, _) = load_profile(&args.profile)?;
     let from_file = match &args.seats {
         Some(path) if path.exists() => Some(SeatRegions::load(path)?),
         _ => None,

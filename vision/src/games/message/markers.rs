@@ -72,12 +72,16 @@ pub struct SeatMarker {
 
 impl SeatMarker {
     pub fn centre(&self) -> [f32; 2] {
-        let c = self.corners;
-        [
-            (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0,
-            (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0,
-        ]
+        centre_of(&self.corners)
     }
+}
+
+/// The mean of a quad's corners.
+fn centre_of(c: &[[f32; 2]; 4]) -> [f32; 2] {
+    [
+        (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0,
+        (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0,
+    ]
 }
 
 /// The seat cards in `gray` (one per seat: the first of a repeated id), found at full resolution.
@@ -220,11 +224,7 @@ fn marker_candidates(
     let mut kept: Vec<(f64, [[f32; 2]; 4])> = unread
         .into_iter()
         .filter(|q| {
-            let centre = SeatMarker {
-                seat: 0,
-                corners: *q,
-            }
-            .centre();
+            let centre = centre_of(q);
             !obs.cards
                 .iter()
                 .any(|c| c.card.is_some() && point_in_polygon(centre, &c.corners))
