@@ -33,6 +33,67 @@ struct Scanned {
     allied_towards: Option<[f64; 2]>,
 }
 
+/// A quad the last scan identified (its points in the frame), what it made of it, and how many
+/// scans in a row have taken that again.
+#[derive(Clone, Debug)]
+pub(crate) struct IdentifiedQuad {
+    pub(crate) quad: [[f64; 2]; 4],
+    pub(crate) found: Option<crate::pipeline::Found>,
+    pub(crate) taken_again: u32,
+}
+
+/// A quad is identified afresh after being taken again this many scans in a row: each scan
+/// compares with the one before, so a slow change (light fading) could otherwise creep past the
+/// gate unseen.
+pub(crate) const MAX_TAKEN_AGAIN: u32 = 8;
+
+/// A quad found again within this many pixels at every corner is the same quad.
+const SAME_QUAD_PX: f64 = 1.5;
+
+/// The last scan's quads, to be taken again where the frame has not changed under them.
+pub(crate) struct Unchanged {
+    /// Mean change of each gate tile since the last scan (of 255).
+    per_tile: Mat,
+    /// A tile's size in the frame's pixels, x and y.
+    tile_px: [f64; 2],
+    identified: Vec<IdentifiedQuad>,
+}
+
+impl Unchanged {
+    /// What the last scan made of `quad` when it found the same quad (taken again fewer than
+    /// [`MAX_TAKEN_AGAIN`] times) and no gate tile under it changed by more than [`GATE_LEVEL`]
+    /// since; `None`: identify it again.
+    pub(crate) fn identified(&self, quad: &[[f64; 2]; 4]) -> Option<&IdentifiedQuad> {
+        let found = self.identified.iter().find(|q| {
+            q.taken_again < MAX_TAKEN_AGAIN
+                && q.quad
+                    .iter()
+                    .zip(quad)
+                    .all(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]) <= SAME_QUAD_PX)
+        })?;
+        let (cols, rows) = (self.per_tile.cols(), self.per_tile.rows());
+        let span = |k: usize, n: i32| {
+            let (lo, hi) = quad
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p[k]), b.max(p[k])));
+            let t = self.tile_px[k];
+            (
+                ((lo / t).floor() as i32).clamp(0, n - 1),
+                ((hi / t).floor() as i32).clamp(0, n - 1),
+            )
+        };
+        let ((x0, x1), (y0, y1)) = (span(0, cols), span(1, rows));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if f64::from(*self.per_tile.at_2d::<u8>(y, x).ok()?) > GATE_LEVEL {
+                    return None;
+                }
+            }
+        }
+        Some(found)
+    }
+}
+
 #[derive(Default)]
 pub struct TableMemory {
     /// Card id → (col, row) of its cell when last seen.
@@ -40,6 +101,8 @@ pub struct TableMemory {
     last_small: Option<Mat>,
     hands: crate::hands::HandWatch,
     scanned: Option<Scanned>,
+    /// What the last scan made of each quad it identified.
+    pub(crate) identified: Vec<IdentifiedQuad>,
 }
 
 impl TableMemory {
@@ -67,6 +130,53 @@ impl TableMemory {
         image: &Small,
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<&crate::TableObservation>, VisionError> {
+        let Some(per_tile) = self.tile_changes(image, allied_towards)? else {
+            return Ok(None);
+        };
+        let mut most = 0.0;
+        opencv::core::min_max_loc(
+            &per_tile,
+            None,
+            Some(&mut most),
+            None,
+            None,
+            &opencv::core::no_array(),
+        )?;
+        Ok((most <= GATE_LEVEL)
+            .then_some(self.scanned.as_ref().map(|s| &s.observation))
+            .flatten())
+    }
+
+    /// The last scan's quads, for a frame of `frame_size` (cols, rows) whose shrunk copy is
+    /// `image`, to take again where nothing changed under them; `None` when nothing can be taken
+    /// (no scan yet, another size or another Allied side).
+    pub(crate) fn unchanged_quads(
+        &self,
+        image: &Small,
+        frame_size: [i32; 2],
+        allied_towards: Option<[f64; 2]>,
+    ) -> Result<Option<Unchanged>, VisionError> {
+        let Some(per_tile) = self.tile_changes(image, allied_towards)? else {
+            return Ok(None);
+        };
+        let tile_px = [
+            f64::from(frame_size[0]) / f64::from(per_tile.cols().max(1)),
+            f64::from(frame_size[1]) / f64::from(per_tile.rows().max(1)),
+        ];
+        Ok(Some(Unchanged {
+            per_tile,
+            tile_px,
+            identified: self.identified.clone(),
+        }))
+    }
+
+    /// Each gate tile's mean change since the last scan (of 255); `None` when there is nothing
+    /// to compare with.
+    fn tile_changes(
+        &self,
+        image: &Small,
+        allied_towards: Option<[f64; 2]>,
+    ) -> Result<Option<Mat>, VisionError> {
         let Some(scanned) = &self.scanned else {
             return Ok(None);
         };
@@ -85,16 +195,7 @@ impl TableMemory {
         );
         let mut per_tile = Mat::default();
         imgproc::resize(&diff, &mut per_tile, tiles, 0.0, 0.0, imgproc::INTER_AREA)?;
-        let mut most = 0.0;
-        opencv::core::min_max_loc(
-            &per_tile,
-            None,
-            Some(&mut most),
-            None,
-            None,
-            &opencv::core::no_array(),
-        )?;
-        Ok((most <= GATE_LEVEL).then_some(&scanned.observation))
+        Ok(Some(per_tile))
     }
 
     /// Remembers `image` as the frame last scanned, with what the scan saw.

@@ -9,7 +9,7 @@ use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
-use crate::memory::TableMemory;
+use crate::memory::{IdentifiedQuad, TableMemory};
 use crate::table::{grid_cell, MatOnly, NamedCard, TableLayout};
 use crate::types::*;
 use crate::VisionError;
@@ -85,7 +85,8 @@ pub struct Scanner {
     card_detector: Option<Mutex<CardDetector>>,
 }
 
-struct Found {
+#[derive(Clone, Debug)]
+pub(crate) struct Found {
     corners: [[f64; 2]; 4],
     card: Option<String>,
     confidence: f32,
@@ -342,12 +343,38 @@ impl Scanner {
         timings.detect_ms = ms(t);
 
         let t = Instant::now();
+        // A changed frame: the quads under which nothing changed are taken as the last scan named
+        // them (change gating, quad by quad).
+        let unchanged = match (&memory, small) {
+            (Some(m), Some(s)) if self.options.gate_unchanged => {
+                m.unchanged_quads(s, [image.cols(), image.rows()], self.options.allied_towards)?
+            }
+            _ => None,
+        };
+        let mut identified: Vec<IdentifiedQuad> = Vec::with_capacity(holes.len());
+        let mut quads_taken_again = 0u32;
+        let mut identify = |points: &[[f64; 2]; 4], extra_ms: &mut f64| {
+            let again = unchanged.as_ref().and_then(|u| u.identified(points));
+            let (found, taken_again) = match again {
+                Some(q) => {
+                    quads_taken_again += 1;
+                    (q.found.clone(), q.taken_again + 1)
+                }
+                None => (self.identify_quad(image, points, extra_ms)?, 0),
+            };
+            identified.push(IdentifiedQuad {
+                quad: *points,
+                found: found.clone(),
+                taken_again,
+            });
+            Ok::<_, VisionError>(found)
+        };
         let mut found = Vec::with_capacity(holes.len());
         let mut extra_ms = 0.0;
         let mut quads = 0u32;
         for hole in &holes {
             quads += 1;
-            let outer = self.identify_quad(image, &hole.points, &mut extra_ms)?;
+            let outer = identify(&hole.points, &mut extra_ms)?;
             if outer.as_ref().is_some_and(|f| f.card.is_some()) || hole.inner.is_empty() {
                 found.extend(outer);
                 continue;
@@ -356,16 +383,16 @@ impl Scanner {
             let mut inner = Vec::new();
             for q in &hole.inner {
                 quads += 1;
-                inner.extend(
-                    self.identify_quad(image, &q.points, &mut extra_ms)?
-                        .filter(|f| f.card.is_some()),
-                );
+                inner.extend(identify(&q.points, &mut extra_ms)?.filter(|f| f.card.is_some()));
             }
             if inner.is_empty() {
                 found.extend(outer);
             } else {
                 found.extend(inner);
             }
+        }
+        if let Some(m) = memory.as_deref_mut() {
+            m.identified = identified;
         }
         let (more, learned_detect_ms) = self.learned_cards(image, &found)?;
         quads += more.len() as u32;
@@ -381,6 +408,7 @@ impl Scanner {
         timings.identify_ms = ms(t) - learned_detect_ms;
         timings.identifier_extra_ms = extra_ms;
         timings.quads_identified = quads;
+        timings.quads_taken_again = quads_taken_again;
 
         let t = Instant::now();
         let named: Vec<NamedCard> = found

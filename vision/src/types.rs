@@ -255,6 +255,10 @@ pub struct Timings {
     pub identifier_extra_ms: f64,
     #[serde(default)]
     pub quads_identified: u32,
+    /// Of `quads_identified`, those a changed frame took as the last scan named them (nothing
+    /// changed under them).
+    #[serde(default)]
+    pub quads_taken_again: u32,
     /// Nothing changed since the frame last scanned: its observation was taken again, and
     /// `total_ms` is the comparison's (and the hand and motion watch's) time.
     #[serde(default)]

@@ -381,3 +381,61 @@ fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
         "scanned with the players' answer"
     );
 }
+
+/// Change gating quad by quad: in a changed frame the quads under which nothing changed are taken
+/// as the last scan named them; a card whose picture changed (its outline the same) is looked at
+/// again.
+#[test]
+fn a_changed_frame_names_again_only_the_quads_under_the_change() {
+    use opencv::core::{Rect, Scalar};
+    let kit = common::kit();
+    let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
+    let mut memory = vision::memory::TableMemory::new();
+    let first = kit
+        .scanner
+        .scan_following(&scene.image, 0, &mut memory)
+        .unwrap();
+    assert_eq!(first.timings.quads_taken_again, 0);
+    let target = first
+        .cards
+        .iter()
+        .filter(|c| c.card.is_some())
+        .max_by(|a, b| a.center[1].total_cmp(&b.center[1]))
+        .expect("a named card")
+        .clone();
+    // A patch inside the card's picture: its outline (the quad) stays, its pixels change.
+    let (x, y) = (target.center[0] as i32, target.center[1] as i32);
+    let mut changed = scene.image.clone();
+    opencv::imgproc::rectangle(
+        &mut changed,
+        Rect::new(x - 10, y - 10, 20, 20),
+        Scalar::new(40.0, 180.0, 40.0, 0.0),
+        -1,
+        opencv::imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let obs = kit
+        .scanner
+        .scan_following(&changed, 1, &mut memory)
+        .unwrap();
+    assert!(!obs.timings.reused, "the patch is a change");
+    let (again, all) = (obs.timings.quads_taken_again, obs.timings.quads_identified);
+    assert!(
+        again < all && again + 3 >= all,
+        "taken again {again} of {all}: all but the quads under the patch"
+    );
+    for c in first
+        .cards
+        .iter()
+        .filter(|c| c.card.is_some() && c.card != target.card)
+    {
+        assert!(
+            obs.cards
+                .iter()
+                .any(|o| o.card == c.card && o.corners == c.corners),
+            "{:?} as it was",
+            c.card
+        );
+    }
+}
