@@ -73,7 +73,7 @@ enum Cmd {
     },
     /// At the table: read each seat's face-up intelligence with the camera, keep the tally and
     /// announce deaths and possible victories (the panel also rules on transmission chains).
-    Table(TableArgs),
+    Table(Box<TableArgs>),
     /// Render a synthetic table scene (image, ground truth, seat regions) from a seed; with --game,
     /// the frames of a game in progress (one card arriving every few frames).
     RenderScene {
@@ -201,6 +201,94 @@ struct TableArgs {
     /// …and the responses in order (SEAT:CARD, repeat the option).
     #[arg(long = "chain-response")]
     chain_responses: Vec<String>,
+    /// Correct a seat's count before the frames are read (a card the camera cannot see, say):
+    /// SEAT:COLOUR:±N (red|blue|black or 红|蓝|黑), or SEAT:clear for the camera's count again.
+    /// Repeat the option; kept until cleared, and journalled like the panel's -/+ buttons.
+    #[arg(long = "correct", value_parser = parse_seat_correction)]
+    corrections: Vec<SeatCorrection>,
+}
+
+/// One `--correct`: a seat's count of one colour moved, or (`None`) the seat's correction cleared.
+#[derive(Clone, Debug, PartialEq)]
+struct SeatCorrection {
+    /// 0-based.
+    seat: usize,
+    by: Option<(message::Colour, i16)>,
+    /// As given, for the errors.
+    text: String,
+}
+
+fn parse_seat_correction(text: &str) -> Result<SeatCorrection, String> {
+    let parts: Vec<&str> = text.split(':').map(str::trim).collect();
+    let seat = parts
+        .first()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&s| s >= 1)
+        .ok_or_else(|| format!("`{text}`: the seat comes first, from 1 (SEAT:COLOUR:±N)"))?
+        - 1;
+    let by = match parts[1..] {
+        ["clear"] => None,
+        [colour, delta] => {
+            let colour = match colour {
+                "red" | "红" => message::Colour::Red,
+                "blue" | "蓝" => message::Colour::Blue,
+                "black" | "黑" => message::Colour::Black,
+                other => {
+                    return Err(format!(
+                        "`{text}`: `{other}` is no intelligence colour (red, blue, black or 红, 蓝, 黑)"
+                    ))
+                }
+            };
+            let delta = delta
+                .parse::<i16>()
+                .ok()
+                .filter(|d| *d != 0)
+                .ok_or_else(|| {
+                    format!("`{text}`: `{delta}` is no change of the count (+1, -2, …)")
+                })?;
+            Some((colour, delta))
+        }
+        _ => return Err(format!("`{text}`: expected SEAT:COLOUR:±N or SEAT:clear")),
+    };
+    Ok(SeatCorrection {
+        seat,
+        by,
+        text: text.to_string(),
+    })
+}
+
+/// Applies the `--correct` options to the table, in order, each journalled; a seat the table has
+/// not, or a count that would go below zero, is an error naming the option.
+fn apply_corrections(
+    session: &mut crate::message_table::session::TableSession,
+    corrections: &[SeatCorrection],
+    say: &mut dyn FnMut(&crate::message_table::session::Change),
+) -> anyhow::Result<()> {
+    let seats = session.tallies.len();
+    for c in corrections {
+        anyhow::ensure!(
+            c.seat < seats,
+            "--correct {}: the table has {seats} seats",
+            c.text
+        );
+        let changes = match c.by {
+            Some((colour, delta)) => {
+                let changes = session.correct(c.seat, colour, delta);
+                anyhow::ensure!(
+                    !changes.is_empty(),
+                    "--correct {}: seat {}'s count would go below zero",
+                    c.text,
+                    c.seat + 1
+                );
+                changes
+            }
+            None => session.clear_correction(c.seat),
+        };
+        for change in &changes {
+            say(change);
+        }
+    }
+    Ok(())
 }
 
 /// The profile file given, else the shipped one, and where it came from.
@@ -339,7 +427,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Table(args) => table(args),
+        Cmd::Table(args) => table(*args),
         Cmd::RenderScene {
             seed,
             out,
@@ -827,6 +915,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             None => new_session(regions.unwrap_or_default(), profile, true)?,
         };
         start_confirm(&mut session);
+        apply_corrections(&mut session, &args.corrections, &mut |_| {})?;
         if let Some(p) = session.journal_path() {
             eprintln!(
                 "journal: {} (continue with: arbiter message table --resume {})",
@@ -873,6 +962,11 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         None => new_session(regions, profile, false)?,
     };
     start_confirm(&mut session);
+    apply_corrections(&mut session, &args.corrections, &mut |c| {
+        if !args.json {
+            println!("--correct: {}", say(c));
+        }
+    })?;
     let mut ms = Vec::new();
     while let Some(frame) = feed.next(&session.regions)? {
         // Seat cards in view: the regions follow them (the count so far stays).

@@ -502,3 +502,65 @@ fn message_table_keeps_the_deck_given_and_resumes_without_it() {
     assert!(!fresh.exists(), "a refused deck writes no journal");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Headless corrections: `--correct` moves a seat's count on top of the camera's (seat 2 is
+/// read with two red; one black more there is in the final tally), is journalled (a resumed table
+/// keeps it, and `SEAT:clear` takes it back), and a seat the table has not or a count below zero
+/// is refused naming the option.
+#[test]
+fn message_table_headless_corrections_are_kept_journalled_and_undone() {
+    let dir = std::env::temp_dir().join(format!("arbiter-message-correct-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    render_scripted_game(&dir);
+    let source = format!("images:{}", dir.display());
+    let seats = dir.join("seats.json");
+    let journal = dir.join("table.jsonl");
+    let table = |extra: &[&str]| {
+        let mut args = vec![
+            "message",
+            "table",
+            "--source",
+            source.as_str(),
+            "--seats",
+            seats.to_str().unwrap(),
+            "--headless",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (ok, text) = table(&[
+        "--correct",
+        "2:black:+1",
+        "--journal",
+        journal.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("--correct: 玩家2 已修正"), "{text}");
+    assert!(text.contains("玩家2 红2蓝0黑1"), "final tally: {text}");
+    let (ok, text) = table(&["--resume", journal.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    assert!(text.contains("玩家2 红2蓝0黑1"), "kept on resume: {text}");
+    let (ok, text) = table(&[
+        "--resume",
+        journal.to_str().unwrap(),
+        "--correct",
+        "2:clear",
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("correction cleared"), "{text}");
+    assert!(
+        text.contains("玩家2 红2蓝0黑0"),
+        "the camera's count again: {text}"
+    );
+    for (bad, says) in [
+        ("9:black:+1", "the table has 4 seats"),
+        ("2:blue:-1", "below zero"),
+        ("2:green:+1", "no intelligence colour"),
+        ("2:black", "expected SEAT:COLOUR"),
+    ] {
+        let (ok, text) = table(&["--correct", bad]);
+        assert!(!ok, "{bad} accepted: {text}");
+        assert!(text.contains(says), "{bad}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
