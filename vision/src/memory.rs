@@ -147,11 +147,12 @@ impl TableMemory {
             .flatten())
     }
 
-    /// The last scan's quads, for a frame of `frame_size` (cols, rows) whose shrunk copy is
-    /// `image`, to take again where nothing changed under them; `None` when nothing can be taken
-    /// (no scan yet, another size or another Allied side).
+    /// The last scan's quads (taken out: the scan under way leaves its own), for a frame of
+    /// `frame_size` (cols, rows) whose shrunk copy is `image`, to take again where nothing changed
+    /// under them; `None` when nothing can be taken (no scan yet, another size or another Allied
+    /// side).
     pub(crate) fn unchanged_quads(
-        &self,
+        &mut self,
         image: &Small,
         frame_size: [i32; 2],
         allied_towards: Option<[f64; 2]>,
@@ -166,7 +167,7 @@ impl TableMemory {
         Ok(Some(Unchanged {
             per_tile,
             tile_px,
-            identified: self.identified.clone(),
+            identified: std::mem::take(&mut self.identified),
         }))
     }
 

@@ -345,7 +345,7 @@ impl Scanner {
         let t = Instant::now();
         // A changed frame: the quads under which nothing changed are taken as the last scan named
         // them (change gating, quad by quad).
-        let unchanged = match (&memory, small) {
+        let unchanged = match (memory.as_deref_mut(), small) {
             (Some(m), Some(s)) if self.options.gate_unchanged => {
                 m.unchanged_quads(s, [image.cols(), image.rows()], self.options.allied_towards)?
             }
