@@ -293,12 +293,12 @@ fn duel_table_plays_the_catalogue_and_decks_given_and_resumes_without_them() {
     let near = dir.join("near.toml");
     std::fs::copy(shipped.join("deck-wei.toml"), &near).unwrap();
     let journal = dir.join("game.jsonl");
-    let (ok, text) = run(&[
-        "duel",
-        "table",
-        "--headless",
-        "--source",
-        "synthetic:3",
+    let synthetic = |extra: &[&str]| {
+        let mut args = vec!["duel", "table", "--headless", "--source", "synthetic:3"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (ok, text) = synthetic(&[
         "--catalogue",
         renamed.to_str().unwrap(),
         "--deck-near",
@@ -324,12 +324,7 @@ fn duel_table_plays_the_catalogue_and_decks_given_and_resumes_without_them() {
     let bad = dir.join("bad-deck.toml");
     std::fs::write(&bad, "[deck]\nmain = [\n").unwrap();
     let fresh = dir.join("never.jsonl");
-    let (ok, text) = run(&[
-        "duel",
-        "table",
-        "--headless",
-        "--source",
-        "synthetic:3",
+    let (ok, text) = synthetic(&[
         "--deck-far",
         bad.to_str().unwrap(),
         "--journal",

@@ -456,12 +456,12 @@ fn message_table_keeps_the_deck_given_and_resumes_without_it() {
     )
     .unwrap();
     let journal = dir.join("table.jsonl");
-    let (ok, text) = run(&[
-        "message",
-        "table",
-        "--source",
-        "synthetic",
-        "--headless",
+    let synthetic = |extra: &[&str]| {
+        let mut args = vec!["message", "table", "--source", "synthetic", "--headless"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (ok, text) = synthetic(&[
         "--deck",
         deck.to_str().unwrap(),
         "--journal",
@@ -472,26 +472,13 @@ fn message_table_keeps_the_deck_given_and_resumes_without_it() {
     let header = header.lines().next().unwrap();
     assert!(header.contains("our-deck.toml"), "{header}");
     std::fs::remove_file(&deck).unwrap();
-    let (ok, resumed) = run(&[
-        "message",
-        "table",
-        "--source",
-        "synthetic",
-        "--headless",
-        "--resume",
-        journal.to_str().unwrap(),
-    ]);
+    let (ok, resumed) = synthetic(&["--resume", journal.to_str().unwrap()]);
     assert!(ok, "{resumed}");
 
     let bad = dir.join("bad-deck.toml");
     std::fs::write(&bad, "[[card]]\nname = \n").unwrap();
     let fresh = dir.join("never.jsonl");
-    let (ok, text) = run(&[
-        "message",
-        "table",
-        "--source",
-        "synthetic",
-        "--headless",
+    let (ok, text) = synthetic(&[
         "--deck",
         bad.to_str().unwrap(),
         "--journal",

@@ -320,7 +320,7 @@ fn issue3_a_card_cut_short_by_a_sleeve_is_not_named_wrongly() {
 /// is scanned with.
 #[test]
 fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
-    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::core::{Mat, Scalar};
     use opencv::prelude::*;
     let kit = common::kit();
     let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
@@ -352,17 +352,7 @@ fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
         .iter()
         .min_by(|a, b| a.center[1].total_cmp(&b.center[1]))
         .expect("cards");
-    let (x, y) = (far.center[0] as i32, far.center[1] as i32);
-    let mut changed = scene.image.clone();
-    opencv::imgproc::rectangle(
-        &mut changed,
-        Rect::new(x - 12, y - 16, 24, 32),
-        Scalar::new(40.0, 180.0, 40.0, 0.0),
-        -1,
-        opencv::imgproc::LINE_8,
-        0,
-    )
-    .unwrap();
+    let changed = green_patch(&scene.image, far.center, [24, 32]);
     let changed_obs = kit
         .scanner
         .scan_following(&changed, 3, &mut memory)
@@ -387,7 +377,6 @@ fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
 /// again.
 #[test]
 fn a_changed_frame_names_again_only_the_quads_under_the_change() {
-    use opencv::core::{Rect, Scalar};
     let kit = common::kit();
     let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
     let mut memory = vision::memory::TableMemory::new();
@@ -404,17 +393,7 @@ fn a_changed_frame_names_again_only_the_quads_under_the_change() {
         .expect("a named card")
         .clone();
     // A patch inside the card's picture: its outline (the quad) stays, its pixels change.
-    let (x, y) = (target.center[0] as i32, target.center[1] as i32);
-    let mut changed = scene.image.clone();
-    opencv::imgproc::rectangle(
-        &mut changed,
-        Rect::new(x - 10, y - 10, 20, 20),
-        Scalar::new(40.0, 180.0, 40.0, 0.0),
-        -1,
-        opencv::imgproc::LINE_8,
-        0,
-    )
-    .unwrap();
+    let changed = green_patch(&scene.image, target.center, [20, 20]);
     let obs = kit
         .scanner
         .scan_following(&changed, 1, &mut memory)
@@ -438,4 +417,24 @@ fn a_changed_frame_names_again_only_the_quads_under_the_change() {
             c.card
         );
     }
+}
+
+/// `image` with a green patch of `size` px painted centred on `at`.
+fn green_patch(image: &opencv::core::Mat, at: [f32; 2], size: [i32; 2]) -> opencv::core::Mat {
+    let mut out = image.clone();
+    opencv::imgproc::rectangle(
+        &mut out,
+        opencv::core::Rect::new(
+            at[0] as i32 - size[0] / 2,
+            at[1] as i32 - size[1] / 2,
+            size[0],
+            size[1],
+        ),
+        opencv::core::Scalar::new(40.0, 180.0, 40.0, 0.0),
+        -1,
+        opencv::imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    out
 }
