@@ -31,6 +31,18 @@ struct Scanned {
     small: Mat,
     observation: crate::TableObservation,
     allied_towards: Option<[f64; 2]>,
+    /// What the scan made of each quad it identified.
+    identified: Vec<IdentifiedQuad>,
+}
+
+/// A frame against the one last scanned.
+pub(crate) enum SinceScan {
+    /// Nothing changed: that scan's observation.
+    Same(Box<crate::TableObservation>),
+    /// Something changed: that scan's quads, to take again where nothing changed under them.
+    Changed(Unchanged),
+    /// Nothing to compare with: no scan yet, another frame size or another Allied side.
+    Unknown,
 }
 
 /// A quad the last scan identified (its points in the frame), what it made of it, and how many
@@ -45,7 +57,7 @@ pub(crate) struct IdentifiedQuad {
 /// A quad is identified afresh after being taken again this many scans in a row: each scan
 /// compares with the one before, so a slow change (light fading) could otherwise creep past the
 /// gate unseen.
-pub(crate) const MAX_TAKEN_AGAIN: u32 = 8;
+const MAX_TAKEN_AGAIN: u32 = 8;
 
 /// A quad found again within this many pixels at every corner is the same quad.
 const SAME_QUAD_PX: f64 = 1.5;
@@ -101,8 +113,6 @@ pub struct TableMemory {
     last_small: Option<Mat>,
     hands: crate::hands::HandWatch,
     scanned: Option<Scanned>,
-    /// What the last scan made of each quad it identified.
-    pub(crate) identified: Vec<IdentifiedQuad>,
 }
 
 impl TableMemory {
@@ -122,16 +132,21 @@ impl TableMemory {
         ))
     }
 
-    /// The last scan's observation when `image` shows what that scan's frame showed (no tile of
-    /// the two shrunk copies differs by more than [`GATE_LEVEL`]) and it was made with the same
-    /// `allied_towards`; `None` when the frame must be scanned.
-    pub fn unchanged_since_scan(
-        &self,
+    /// `image` (the frame's shrunk copy; the frame is `frame_size`, cols and rows) against the
+    /// frame last scanned with the same `allied_towards`: the same when no tile of the two shrunk
+    /// copies differs by more than [`GATE_LEVEL`], else changed (the last scan's quads are taken
+    /// out: the scan under way leaves its own).
+    pub(crate) fn since_scan(
+        &mut self,
         image: &Small,
+        frame_size: [i32; 2],
         allied_towards: Option<[f64; 2]>,
-    ) -> Result<Option<&crate::TableObservation>, VisionError> {
-        let Some(per_tile) = self.tile_changes(image, allied_towards)? else {
-            return Ok(None);
+    ) -> Result<SinceScan, VisionError> {
+        let Some(scanned) = self.scanned.as_mut() else {
+            return Ok(SinceScan::Unknown);
+        };
+        let Some(per_tile) = tile_changes(scanned, image, allied_towards)? else {
+            return Ok(SinceScan::Unknown);
         };
         let mut most = 0.0;
         opencv::core::min_max_loc(
@@ -142,76 +157,34 @@ impl TableMemory {
             None,
             &opencv::core::no_array(),
         )?;
-        Ok((most <= GATE_LEVEL)
-            .then_some(self.scanned.as_ref().map(|s| &s.observation))
-            .flatten())
-    }
-
-    /// The last scan's quads (taken out: the scan under way leaves its own), for a frame of
-    /// `frame_size` (cols, rows) whose shrunk copy is `image`, to take again where nothing changed
-    /// under them; `None` when nothing can be taken (no scan yet, another size or another Allied
-    /// side).
-    pub(crate) fn unchanged_quads(
-        &mut self,
-        image: &Small,
-        frame_size: [i32; 2],
-        allied_towards: Option<[f64; 2]>,
-    ) -> Result<Option<Unchanged>, VisionError> {
-        let Some(per_tile) = self.tile_changes(image, allied_towards)? else {
-            return Ok(None);
-        };
+        if most <= GATE_LEVEL {
+            return Ok(SinceScan::Same(Box::new(scanned.observation.clone())));
+        }
         let tile_px = [
             f64::from(frame_size[0]) / f64::from(per_tile.cols().max(1)),
             f64::from(frame_size[1]) / f64::from(per_tile.rows().max(1)),
         ];
-        Ok(Some(Unchanged {
+        Ok(SinceScan::Changed(Unchanged {
             per_tile,
             tile_px,
-            identified: std::mem::take(&mut self.identified),
+            identified: std::mem::take(&mut scanned.identified),
         }))
     }
 
-    /// Each gate tile's mean change since the last scan (of 255); `None` when there is nothing
-    /// to compare with.
-    fn tile_changes(
-        &self,
-        image: &Small,
-        allied_towards: Option<[f64; 2]>,
-    ) -> Result<Option<Mat>, VisionError> {
-        let Some(scanned) = &self.scanned else {
-            return Ok(None);
-        };
-        if scanned.allied_towards != allied_towards {
-            return Ok(None);
-        }
-        let small = &image.grey;
-        if small.empty() || small.size()? != scanned.small.size()? {
-            return Ok(None);
-        }
-        let mut diff = Mat::default();
-        opencv::core::absdiff(&scanned.small, small, &mut diff)?;
-        let tiles = Size::new(
-            (small.cols() / GATE_TILE).max(1),
-            (small.rows() / GATE_TILE).max(1),
-        );
-        let mut per_tile = Mat::default();
-        imgproc::resize(&diff, &mut per_tile, tiles, 0.0, 0.0, imgproc::INTER_AREA)?;
-        Ok(Some(per_tile))
-    }
-
-    /// Remembers `image` as the frame last scanned, with what the scan saw.
-    pub fn scanned(
+    /// Remembers `image` as the frame last scanned, with what the scan saw and made of each quad.
+    pub(crate) fn scanned(
         &mut self,
         image: &Small,
         observation: &crate::TableObservation,
         allied_towards: Option<[f64; 2]>,
-    ) -> Result<(), VisionError> {
+        identified: Vec<IdentifiedQuad>,
+    ) {
         self.scanned = Some(Scanned {
             small: image.grey.clone(),
             observation: observation.clone(),
             allied_towards,
+            identified,
         });
-        Ok(())
     }
 
     /// Whether much of `gray` changed since the last frame given here (the first never has).
@@ -241,6 +214,31 @@ impl TableMemory {
         self.last_small = Some(small);
         Ok(moved)
     }
+}
+
+/// Each gate tile's mean change since `scanned` (of 255); `None` when it cannot be compared
+/// (another frame size or another Allied side).
+fn tile_changes(
+    scanned: &Scanned,
+    image: &Small,
+    allied_towards: Option<[f64; 2]>,
+) -> Result<Option<Mat>, VisionError> {
+    if scanned.allied_towards != allied_towards {
+        return Ok(None);
+    }
+    let small = &image.grey;
+    if small.empty() || small.size()? != scanned.small.size()? {
+        return Ok(None);
+    }
+    let mut diff = Mat::default();
+    opencv::core::absdiff(&scanned.small, small, &mut diff)?;
+    let tiles = Size::new(
+        (small.cols() / GATE_TILE).max(1),
+        (small.rows() / GATE_TILE).max(1),
+    );
+    let mut per_tile = Mat::default();
+    imgproc::resize(&diff, &mut per_tile, tiles, 0.0, 0.0, imgproc::INTER_AREA)?;
+    Ok(Some(per_tile))
 }
 
 /// A frame shrunk once to [`SMALL_W`]: what change gating, motion and the hand watch all judge.

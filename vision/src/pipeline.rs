@@ -9,7 +9,7 @@ use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
-use crate::memory::{IdentifiedQuad, TableMemory};
+use crate::memory::{IdentifiedQuad, SinceScan, TableMemory, Unchanged};
 use crate::table::{grid_cell, MatOnly, NamedCard, TableLayout};
 use crate::types::*;
 use crate::VisionError;
@@ -278,7 +278,7 @@ impl Scanner {
 
     /// Scans one frame on its own.
     pub fn scan(&self, image: &Mat, frame_index: u64) -> Result<TableObservation, VisionError> {
-        self.scan_frame(image, frame_index, None)
+        Ok(self.scan_frame(image, frame_index, None, None)?.0)
     }
 
     /// Scans the next frame of a table seen before: cards keep the cells `memory` remembers when
@@ -296,33 +296,44 @@ impl Scanner {
         // One shrunk copy of the frame for the gate, the motion and the hand watch.
         let small = crate::memory::Small::of(image)?;
         if !self.options.gate_unchanged {
-            return self.scan_frame(image, frame_index, Some((memory, &small)));
+            return Ok(self
+                .scan_frame(image, frame_index, Some((memory, &small)), None)?
+                .0);
         }
         let towards = self.options.allied_towards;
-        if let Some(last) = memory.unchanged_since_scan(&small, towards)? {
-            let mut obs = last.clone();
-            let (motion, hand) = memory.watch(&small)?;
-            obs.frame_index = frame_index;
-            (obs.motion, obs.hand) = (motion, hand);
-            obs.hand_or_motion_suspected = motion || hand || obs.cards.iter().any(|c| c.covered);
-            obs.timings = Timings {
-                total_ms: ms(start),
-                reused: true,
-                ..Timings::default()
-            };
-            return Ok(obs);
-        }
-        let obs = self.scan_frame(image, frame_index, Some((&mut *memory, &small)))?;
-        memory.scanned(&small, &obs, towards)?;
+        let unchanged = match memory.since_scan(&small, [image.cols(), image.rows()], towards)? {
+            SinceScan::Changed(unchanged) => Some(unchanged),
+            SinceScan::Unknown => None,
+            SinceScan::Same(last) => {
+                let mut obs = *last;
+                let (motion, hand) = memory.watch(&small)?;
+                obs.frame_index = frame_index;
+                (obs.motion, obs.hand) = (motion, hand);
+                obs.hand_or_motion_suspected =
+                    motion || hand || obs.cards.iter().any(|c| c.covered);
+                obs.timings = Timings {
+                    total_ms: ms(start),
+                    reused: true,
+                    ..Timings::default()
+                };
+                return Ok(obs);
+            }
+        };
+        let (obs, identified) =
+            self.scan_frame(image, frame_index, Some((&mut *memory, &small)), unchanged)?;
+        memory.scanned(&small, &obs, towards, identified);
         Ok(obs)
     }
 
+    /// Scans one frame; `unchanged`: the last scan's quads, taken again where nothing changed
+    /// under them (change gating, quad by quad). Also what it made of each quad it identified.
     fn scan_frame(
         &self,
         image: &Mat,
         frame_index: u64,
         following: Option<(&mut TableMemory, &crate::memory::Small)>,
-    ) -> Result<TableObservation, VisionError> {
+        unchanged: Option<Unchanged>,
+    ) -> Result<(TableObservation, Vec<IdentifiedQuad>), VisionError> {
         let (mut memory, small) = following.unzip();
         let start = Instant::now();
         let mut timings = Timings::default();
@@ -343,14 +354,6 @@ impl Scanner {
         timings.detect_ms = ms(t);
 
         let t = Instant::now();
-        // A changed frame: the quads under which nothing changed are taken as the last scan named
-        // them (change gating, quad by quad).
-        let unchanged = match (memory.as_deref_mut(), small) {
-            (Some(m), Some(s)) if self.options.gate_unchanged => {
-                m.unchanged_quads(s, [image.cols(), image.rows()], self.options.allied_towards)?
-            }
-            _ => None,
-        };
         let mut identified: Vec<IdentifiedQuad> = Vec::with_capacity(holes.len());
         let mut quads_taken_again = 0u32;
         let mut identify = |points: &[[f64; 2]; 4], extra_ms: &mut f64| {
@@ -390,9 +393,6 @@ impl Scanner {
             } else {
                 found.extend(inner);
             }
-        }
-        if let Some(m) = memory.as_deref_mut() {
-            m.identified = identified;
         }
         let (more, learned_detect_ms) = self.learned_cards(image, &found)?;
         quads += more.len() as u32;
@@ -541,7 +541,7 @@ impl Scanner {
             }
         }
         let hand_or_motion_suspected = motion || hand || cards.iter().any(|c| c.covered);
-        Ok(TableObservation {
+        let observation = TableObservation {
             frame_index,
             calibration,
             cards,
@@ -549,7 +549,8 @@ impl Scanner {
             motion,
             hand,
             timings,
-        })
+        };
+        Ok((observation, identified))
     }
 }
 
