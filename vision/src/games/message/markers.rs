@@ -129,15 +129,15 @@ const CLOSER_LOOK_MARGIN: f64 = 0.25;
 
 /// Seat markers inside the cards the scanner found but could not name (or the outlines the marker
 /// pass could not read), each looked at enlarged [`CLOSER_LOOK_SCALES`] times; added to `markers`
-/// when their seat is not there yet, until each of `seats` has one.
+/// when their seat is not there yet, until each seat of `wanted` has one.
 pub fn look_closer(
     gray: &Mat,
     unnamed: &[[[f32; 2]; 4]],
-    seats: usize,
+    wanted: &[usize],
     markers: &mut Vec<SeatMarker>,
 ) -> Result<(), VisionError> {
     for quad in unnamed {
-        if (0..seats).all(|s| markers.iter().any(|m| m.seat == s)) {
+        if wanted.iter().all(|&s| markers.iter().any(|m| m.seat == s)) {
             break;
         }
         if markers.iter().any(|m| point_in_polygon(m.centre(), quad)) {
@@ -258,9 +258,12 @@ pub fn read_with_seat_cards(
         unread,
     } = find_seat_markers_and_candidates(&gray)?;
     let seats = drawn.seats.len();
-    let every_seat = |placed: &[SeatMarker]| (0..seats).all(|s| placed.iter().any(|m| m.seat == s));
     let mut kept = still_hidden(&markers, drawn);
-    if !every_seat(&[markers.as_slice(), kept.as_slice()].concat()) {
+    // Seats neither seen nor kept where they lay: worth a closer look.
+    let wanted: Vec<usize> = (0..seats)
+        .filter(|&s| markers.iter().chain(&kept).all(|m| m.seat != s))
+        .collect();
+    if !wanted.is_empty() {
         let mut closer: Vec<[[f32; 2]; 4]> = obs
             .cards
             .iter()
@@ -270,7 +273,7 @@ pub fn read_with_seat_cards(
             .map(|c| c.corners)
             .collect();
         closer.extend(marker_candidates(obs, unread, &markers));
-        look_closer(&gray, &closer, seats, &mut markers)?;
+        look_closer(&gray, &closer, &wanted, &mut markers)?;
         kept = still_hidden(&markers, drawn);
     }
     let size = [image.cols() as u32, image.rows() as u32];
@@ -639,7 +642,7 @@ mod tests {
             markers.iter().all(|m| m.seat != 4),
             "the case needs a marker the whole-frame pass misses"
         );
-        look_closer(&gray, &[quad], 6, &mut markers).unwrap();
+        look_closer(&gray, &[quad], &[4], &mut markers).unwrap();
         let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
         assert!(point_in_polygon(found.centre(), &quad));
     }
@@ -670,7 +673,7 @@ mod tests {
         };
         let closer = marker_candidates(&no_outlines, unread, &markers);
         assert!(closer.len() <= MAX_UNREAD_LOOKED_AT);
-        look_closer(&gray, &closer, 6, &mut markers).unwrap();
+        look_closer(&gray, &closer, &[4], &mut markers).unwrap();
         let found = markers.iter().find(|m| m.seat == 4).expect("seat 5 found");
         assert!(point_in_polygon(found.centre(), &c));
     }
