@@ -6,7 +6,7 @@
 use opencv::core::{Mat, Point, Scalar, Size, Vector, CV_8UC1};
 use opencv::imgproc;
 use opencv::prelude::*;
-use vision::detector::{CardDetector, DetectorOptions, INPUT_H, INPUT_W, OUTPUT_SCALE};
+use vision::detector::{CardDetector, DetectorOptions, OUTPUT_SCALE};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -57,7 +57,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     // The core channel, scaled to the image's size.
     let mut letter = Mat::default();
-    let s = (INPUT_W as f64 / img.cols() as f64).min(INPUT_H as f64 / img.rows() as f64);
+    let (input_w, input_h) = detector.input_size();
+    let s = (input_w as f64 / img.cols() as f64).min(input_h as f64 / img.rows() as f64);
     imgproc::resize(
         &img,
         &mut letter,
@@ -67,8 +68,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         imgproc::INTER_AREA,
     )?;
     let mut canvas = Mat::new_rows_cols_with_default(
-        INPUT_H as i32,
-        INPUT_W as i32,
+        input_h as i32,
+        input_w as i32,
         opencv::core::CV_8UC3,
         Scalar::all(0.0),
     )?;
@@ -78,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     letter.copy_to(&mut roi)?;
     let raw = detector.raw_output(&canvas)?;
-    let (ow, oh) = (INPUT_W / OUTPUT_SCALE, INPUT_H / OUTPUT_SCALE);
+    let (ow, oh) = (input_w / OUTPUT_SCALE, input_h / OUTPUT_SCALE);
     let mut core =
         Mat::new_rows_cols_with_default(oh as i32, ow as i32, CV_8UC1, Scalar::all(0.0))?;
     for (i, v) in core.data_bytes_mut()?.iter_mut().enumerate() {

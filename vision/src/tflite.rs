@@ -40,6 +40,12 @@ impl TfliteModel {
         &self.path
     }
 
+    /// The first input's shape, when the model fixes it.
+    pub fn input_shape(&self) -> Option<Vec<usize>> {
+        let fact = self.plan.model().input_fact(0).ok()?;
+        fact.shape.as_concrete().map(|dims| dims.to_vec())
+    }
+
     /// Runs the model on one float32 input of `shape` and returns its first output, flattened.
     pub fn run(&self, shape: &[usize], input: &[f32]) -> Result<Vec<f32>, VisionError> {
         let outputs = catch_unwind(AssertUnwindSafe(|| -> TractResult<Vec<f32>> {

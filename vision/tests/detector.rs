@@ -45,6 +45,11 @@ fn tract_agrees_with_the_python_tflite_interpreter_to_1e_4() {
     let text = std::fs::read_to_string(dir.join("agreement.json")).expect("agreement.json");
     let cases: Vec<Case> = serde_json::from_str(&text).expect("agreement.json parses");
     assert!(cases.len() >= 2);
+    assert_eq!(
+        d.input_size(),
+        (INPUT_W, INPUT_H),
+        "the shipped model's input"
+    );
     let ow = INPUT_W / OUTPUT_SCALE;
     for case in &cases {
         let input = vision::pipeline::read_image(&dir.join(&case.input)).expect("input png");
@@ -309,4 +314,67 @@ fn a_detector_model_is_no_corner_refiner_and_the_error_names_it() {
         .err()
         .expect("half a model");
     assert!(err.to_string().contains("half.tflite"), "{err}");
+}
+
+#[derive(serde::Deserialize)]
+struct CutCards {
+    photos: Vec<CutCard>,
+}
+
+#[derive(serde::Deserialize)]
+struct CutCard {
+    image: String,
+    corners: [[f64; 2]; 4],
+}
+
+/// Mean distance between two quads' corners, `found` taken in the order that fits best.
+fn corner_error(found: &[[f64; 2]; 4], truth: &[[f64; 2]; 4]) -> f64 {
+    (0..4)
+        .map(|k| {
+            (0..4)
+                .map(|i| {
+                    let (p, q) = (found[(i + k) % 4], truth[i]);
+                    ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt()
+                })
+                .sum::<f64>()
+                / 4.0
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Enrolment photos (one card each, training families) where the model cuts the card into pieces
+/// at a strong line across its print: the largest whole card `detect` reports is a piece (or
+/// there is none), while the enrolment joins the pieces into the card, its own top-left first.
+#[test]
+fn an_enrolment_photo_whose_card_the_model_cuts_into_pieces_is_enrolled_whole() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cut-cards");
+    let text = std::fs::read_to_string(dir.join("truth.json")).expect("truth.json");
+    let cut: CutCards = serde_json::from_str(&text).expect("truth.json parses");
+    assert!(cut.photos.len() >= 3);
+    let mut d = detector();
+    for photo in &cut.photos {
+        let image = vision::pipeline::read_image(&dir.join(&photo.image)).expect("photo");
+        let pieces = d.detect(&image).expect("detects");
+        let best_piece = pieces
+            .iter()
+            .filter(|c| !c.partly_hidden)
+            .map(|c| corner_error(&c.corners, &photo.corners))
+            .reduce(|a, b| a.min(b));
+        assert!(
+            best_piece.is_none_or(|err| err > 10.0),
+            "{}: the model no longer cuts this card ({best_piece:?} px): pick another photo",
+            photo.image
+        );
+        let corners = vision::detector::name::enrolment_corners(&mut d, &image)
+            .expect("runs")
+            .unwrap_or_else(|| panic!("{}: no card enrolled", photo.image));
+        let err = (0..4)
+            .map(|i| {
+                let (p, q) = (corners[i], photo.corners[i]);
+                ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt()
+            })
+            .sum::<f64>()
+            / 4.0;
+        assert!(err < 3.0, "{}: enrolled {err:.1} px off", photo.image);
+    }
 }

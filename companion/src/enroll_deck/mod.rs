@@ -152,7 +152,7 @@ fn from_photos(
         );
         let image = vision::pipeline::read_image(photo)?;
         let cards = detector
-            .detect(&image)
+            .detect_apart(&image)
             .with_context(|| photo.display().to_string())?;
         let taken = sitting
             .take(&cards, &embedder, &image, args.cols, args.rows)

@@ -103,7 +103,7 @@ impl EnrolApp {
         }
         match self.source.next_frame() {
             Ok(Some(frame)) => {
-                match self.detector.detect(&frame.image) {
+                match self.detector.detect_apart(&frame.image) {
                     Ok(cards) => self.seen = cards,
                     Err(e) => {
                         self.seen.clear();

@@ -11,6 +11,7 @@
 mod corners;
 pub mod deck;
 pub mod eval;
+pub mod join;
 pub mod name;
 mod quads;
 mod refine;
@@ -28,7 +29,8 @@ use opencv::prelude::*;
 use std::path::Path;
 use std::time::Instant;
 
-/// The model's input (width, height); training (models/detect/train.py) uses the same.
+/// The shipped model's input (width, height), as training (models/detect/train.py) makes it; a
+/// model exported at another size is run at its own (read from the file).
 pub const INPUT_W: usize = 448;
 pub const INPUT_H: usize = 336;
 /// The model's output is at half the input resolution, two channels: core, card.
@@ -115,6 +117,8 @@ pub struct DetectTimings {
 pub struct CardDetector {
     model: TfliteModel,
     pub options: DetectorOptions,
+    /// The model's input width and height.
+    input_size: (usize, usize),
     input: Vec<f32>,
     corners: Option<CornerRefiner>,
     pub timings: DetectTimings,
@@ -126,21 +130,31 @@ impl CardDetector {
         path: impl AsRef<Path>,
         options: DetectorOptions,
     ) -> Result<CardDetector, VisionError> {
+        let model = TfliteModel::load(path)?;
+        let input_size = match model.input_shape().as_deref() {
+            Some(&[1, h, w, 3]) if w >= 32 && h >= 32 && w % 16 == 0 && h % 16 == 0 => (w, h),
+            None => (INPUT_W, INPUT_H),
+            Some(other) => {
+                return Err(model.error(format!(
+                    "model input is {other:?}, expected [1, height, width, 3] with sides a multiple of 16"
+                )))
+            }
+        };
+        let (w, h) = input_size;
         let detector = CardDetector {
-            model: TfliteModel::load(path)?,
+            model,
             options,
-            input: vec![0.0; INPUT_W * INPUT_H * 3],
+            input_size,
+            input: vec![0.0; w * h * 3],
             corners: None,
             timings: DetectTimings::default(),
         };
         let out = detector.run_model()?;
-        let expected = (INPUT_W / OUTPUT_SCALE) * (INPUT_H / OUTPUT_SCALE) * CHANNELS;
-        if out.len() != expected {
+        let (ow, oh) = detector.output_size();
+        if out.len() != ow * oh * CHANNELS {
             return Err(detector.model.error(format!(
-                "model gives {} values, expected {}×{}×{CHANNELS}",
+                "model gives {} values, expected {oh}×{ow}×{CHANNELS}",
                 out.len(),
-                INPUT_H / OUTPUT_SCALE,
-                INPUT_W / OUTPUT_SCALE
             )));
         }
         if out.iter().any(|v| !v.is_finite()) {
@@ -176,7 +190,7 @@ impl CardDetector {
         self.timings.model_ms = ms(t);
 
         let t = Instant::now();
-        let (ow, oh) = (INPUT_W / OUTPUT_SCALE, INPUT_H / OUTPUT_SCALE);
+        let (ow, oh) = self.output_size();
         let core: Vec<f32> = out.iter().step_by(CHANNELS).copied().collect();
         let card: Vec<f32> = out.iter().skip(1).step_by(CHANNELS).copied().collect();
         let cores = core_quads(&core, &card, ow, oh, &self.options)?;
@@ -215,37 +229,100 @@ impl CardDetector {
         self.timings.quads_ms = ms(t);
 
         let t = Instant::now();
-        if self.options.snap_edges {
-            for card in cards.iter_mut().filter(|c| !c.partly_hidden) {
-                if let Some(snapped) = snap_to_edges(&gray, &card.corners, to_image)? {
-                    card.corners = snapped;
-                }
-            }
+        for card in cards.iter_mut().filter(|c| !c.partly_hidden) {
+            card.corners = self.snapped(&gray, card.corners, to_image)?;
         }
         self.timings.snap_ms = ms(t);
 
         let t = Instant::now();
-        if let Some(refiner) = &mut self.corners {
-            for card in cards.iter_mut().filter(|c| !c.partly_hidden) {
-                for _ in 0..self.options.corner_passes {
-                    match refiner.refine(image, &card.corners)? {
-                        Some(refined) => card.corners = refined,
-                        None => break,
-                    }
-                }
-            }
+        for card in cards.iter_mut().filter(|c| !c.partly_hidden) {
+            card.corners = self.refined(image, card.corners)?;
         }
         self.timings.corners_ms = ms(t);
         Ok(cards)
+    }
+
+    /// The cards in a frame where they are known to lie apart (an enrolment photo, a block laid
+    /// for enroll-deck): as [`CardDetector::detect`], but the pieces the model cut one card into
+    /// (touching one another) are joined into that card, fitted to its edges.
+    pub fn detect_apart(&mut self, image: &Mat) -> Result<Vec<DetectedCard>, VisionError> {
+        let cards = self.detect(image)?;
+        let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.corners).collect();
+        let (w, h) = (image.cols() as f64, image.rows() as f64);
+        let in_frame = |q: &[[f64; 2]; 4]| {
+            q.iter()
+                .all(|p| p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < h)
+        };
+        let mut apart = Vec::with_capacity(cards.len());
+        for group in join::touching_groups(&quads) {
+            let pieces: Vec<[[f64; 2]; 4]> = group.iter().map(|&i| quads[i]).collect();
+            let outline = (pieces.len() > 1)
+                .then(|| join::outline_of_pieces(&pieces))
+                .flatten()
+                .filter(|q| in_frame(q));
+            match outline {
+                Some(outline) => apart.push(DetectedCard {
+                    corners: self.fit_outline(image, outline)?,
+                    partly_hidden: false,
+                    score: group.iter().map(|&i| cards[i].score).fold(0.0, f32::max),
+                }),
+                None => apart.extend(group.iter().map(|&i| cards[i].clone())),
+            }
+        }
+        Ok(apart)
+    }
+
+    /// A whole card's outline found some other way (two parts joined, say) fitted to the frame as
+    /// `detect` fits its own: snapped to the edges, then its corners refined.
+    pub fn fit_outline(
+        &mut self,
+        image: &Mat,
+        corners: [[f64; 2]; 4],
+    ) -> Result<[[f64; 2]; 4], VisionError> {
+        let mut gray = Mat::default();
+        imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+        let (in_w, in_h) = self.input_size;
+        let scale = (in_w as f64 / image.cols() as f64).min(in_h as f64 / image.rows() as f64);
+        let snapped = self.snapped(&gray, corners, OUTPUT_SCALE as f64 / scale)?;
+        self.refined(image, snapped)
+    }
+
+    fn snapped(
+        &self,
+        gray: &Mat,
+        corners: [[f64; 2]; 4],
+        model_px: f64,
+    ) -> Result<[[f64; 2]; 4], VisionError> {
+        if !self.options.snap_edges {
+            return Ok(corners);
+        }
+        Ok(snap_to_edges(gray, &corners, model_px)?.unwrap_or(corners))
+    }
+
+    fn refined(
+        &mut self,
+        image: &Mat,
+        mut corners: [[f64; 2]; 4],
+    ) -> Result<[[f64; 2]; 4], VisionError> {
+        if let Some(refiner) = &mut self.corners {
+            for _ in 0..self.options.corner_passes {
+                match refiner.refine(image, &corners)? {
+                    Some(refined) => corners = refined,
+                    None => break,
+                }
+            }
+        }
+        Ok(corners)
     }
 
     /// Resizes the frame (aspect kept) into the top-left of the model's input, zero elsewhere, as
     /// BGR / 255; returns the scale from image to input pixels.
     fn prepare(&mut self, image: &Mat) -> Result<f64, VisionError> {
         let (w, h) = (image.cols() as f64, image.rows() as f64);
-        let scale = (INPUT_W as f64 / w).min(INPUT_H as f64 / h);
-        let nw = ((w * scale).round() as i32).clamp(1, INPUT_W as i32);
-        let nh = ((h * scale).round() as i32).clamp(1, INPUT_H as i32);
+        let (in_w, in_h) = self.input_size;
+        let scale = (in_w as f64 / w).min(in_h as f64 / h);
+        let nw = ((w * scale).round() as i32).clamp(1, in_w as i32);
+        let nh = ((h * scale).round() as i32).clamp(1, in_h as i32);
         let mut small = Mat::default();
         imgproc::resize(
             image,
@@ -255,12 +332,8 @@ impl CardDetector {
             0.0,
             imgproc::INTER_AREA,
         )?;
-        let mut canvas = Mat::new_rows_cols_with_default(
-            INPUT_H as i32,
-            INPUT_W as i32,
-            CV_8UC3,
-            Scalar::all(0.0),
-        )?;
+        let mut canvas =
+            Mat::new_rows_cols_with_default(in_h as i32, in_w as i32, CV_8UC3, Scalar::all(0.0))?;
         let mut roi = Mat::roi_mut(&mut canvas, Rect::new(0, 0, nw, nh))?;
         small.copy_to(&mut roi)?;
         let bytes = canvas.data_bytes()?;
@@ -271,14 +344,26 @@ impl CardDetector {
     }
 
     fn run_model(&self) -> Result<Vec<f32>, VisionError> {
-        self.model.run(&[1, INPUT_H, INPUT_W, 3], &self.input)
+        let (w, h) = self.input_size;
+        self.model.run(&[1, h, w, 3], &self.input)
+    }
+
+    /// The model's input (width, height).
+    pub fn input_size(&self) -> (usize, usize) {
+        self.input_size
+    }
+
+    fn output_size(&self) -> (usize, usize) {
+        let (w, h) = self.input_size;
+        (w / OUTPUT_SCALE, h / OUTPUT_SCALE)
     }
 
     /// The raw model output for an input already at the model's size (agreement tests).
     pub fn raw_output(&mut self, input_bgr: &Mat) -> Result<Vec<f32>, VisionError> {
-        if input_bgr.cols() as usize != INPUT_W || input_bgr.rows() as usize != INPUT_H {
+        let (w, h) = self.input_size;
+        if input_bgr.cols() as usize != w || input_bgr.rows() as usize != h {
             return Err(VisionError::Other(format!(
-                "raw_output: input must be {INPUT_W}×{INPUT_H}"
+                "raw_output: input must be {w}×{h}"
             )));
         }
         self.prepare(input_bgr)?;

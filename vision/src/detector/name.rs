@@ -172,12 +172,13 @@ fn compare_lookalikes(
 }
 
 /// The card in an enrolment photo (one card lying upright, the camera above it): the largest card
-/// wholly in view, its corners from the one nearest the image's top-left.
+/// wholly in view (its pieces joined: [`CardDetector::detect_apart`]), its corners from the one
+/// nearest the image's top-left.
 pub fn enrolment_corners(
     detector: &mut CardDetector,
     photo: &Mat,
 ) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
-    let cards = detector.detect(photo)?;
+    let cards = detector.detect_apart(photo)?;
     let Some(card) = cards
         .iter()
         .filter(|c| !c.partly_hidden)
