@@ -134,8 +134,10 @@ fn largest_inscribed_quad(hull: &[[f64; 2]]) -> Option<[[f64; 2]; 4]> {
 mod tests {
     use super::*;
 
+    type Quad = [[f64; 2]; 4];
+
     /// A 63×88 card seen in perspective, cut across at `t` of its height: the card and its pieces.
-    fn card_and_pieces(t: f64) -> ([[f64; 2]; 4], [[f64; 2]; 4], [[f64; 2]; 4]) {
+    fn card_and_pieces(t: f64) -> (Quad, Quad, Quad) {
         let card = [[100.0, 50.0], [168.0, 54.0], [172.0, 150.0], [96.0, 146.0]];
         let lerp = |p: [f64; 2], q: [f64; 2]| [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t];
         let (left, right) = (lerp(card[0], card[3]), lerp(card[1], card[2]));
