@@ -346,6 +346,11 @@ pub enum Command {
         /// the identifier's share of the losses, apart from finding.
         #[arg(long)]
         true_corners: bool,
+        /// Try unnamed whole cards again with one side of their quad moved (a side the detector
+        /// put on the print's art, say): names more, at up to 64 crops a card (an experiment; see
+        /// models/detect/README.md).
+        #[arg(long)]
+        mend_sides: bool,
         /// Override the model's minimum cosine to the nearest enrolled card.
         #[arg(long)]
         model_min_cosine: Option<f32>,
@@ -496,6 +501,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             split_threshold,
             lookalikes,
             true_corners,
+            mend_sides,
             model_min_cosine,
             model_min_gap,
             json,
@@ -534,6 +540,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     limit,
                     lookalikes,
                     true_corners,
+                    mend_sides,
                 },
                 |i, n| {
                     if !json && i % 100 == 0 {

@@ -182,7 +182,8 @@ impl Scanner {
             }
             let (corners, verdict) = match learned {
                 Some(l) => {
-                    let named = name_card(l, image, &card)?;
+                    // Moving sides costs up to 64 crops a card: not in a live scan.
+                    let named = name_card(l, image, &card, false)?;
                     (named.corners, named.verdict)
                 }
                 None => (card.corners, Verdict::abstain()),

@@ -250,6 +250,27 @@ fn named_from_true_corners_every_whole_card_is_found_and_none_is_lost_to_the_det
     );
 }
 
+/// Moving one side of an unnamed card's quad to a card's shape names no card wrong and no card
+/// nobody enrolled, and loses none named without it.
+#[test]
+fn moving_a_side_of_an_unnamed_card_names_nothing_wrong() {
+    let plain = evaluate_fixture(EvalOptions::default());
+    let mended = evaluate_fixture(EvalOptions {
+        mend_sides: true,
+        ..Default::default()
+    });
+    assert_eq!(mended.total.named_wrong, 0, "named wrong");
+    assert_eq!(mended.total.unknown_named, plain.total.unknown_named);
+    assert!(
+        mended.total.named_right >= plain.total.named_right,
+        "named right {} with sides moved, {} without",
+        mended.total.named_right,
+        plain.total.named_right
+    );
+    assert_eq!(plain.sides_mended, 0);
+    assert!(mended.sides_mended > 0, "no detection named with a side moved");
+}
+
 /// Measured with the shipped models and corner refiner (models/detect/README.md), cards that must be
 /// found matched first: found 73.9 %, per family 61.8 % (pips) to 95.2 % (gradient frames), named
 /// right 49.2 % (30.5 % without the refiner), no wrong name, no unknown card named.

@@ -171,6 +171,8 @@ pub struct Report {
     pub corner_err_p90_px: f64,
     /// Cards were named from their true corners, not found by the detector.
     pub true_corners: bool,
+    /// Detections named only once one side of their quad was moved.
+    pub sides_mended: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -182,6 +184,9 @@ pub struct Decision {
     pub cosine: f32,
     pub gap: f32,
     pub corner_err_px: f64,
+    /// Named once one side was moved: whether rightly, the cosine and the lead there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mended: Option<(bool, f32, f32)>,
     /// Where the model abstained: what the look-alike comparison found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lookalike: Option<LookalikeDecision>,
@@ -215,6 +220,8 @@ pub struct EvalOptions {
     /// Name each card wholly in view from its true corners instead of the detector's quads: what
     /// the identifier alone achieves, apart from finding.
     pub true_corners: bool,
+    /// Try whole cards the model does not name again with one side moved (`name::name_card`).
+    pub mend_sides: bool,
 }
 
 /// Enrols every card from its photo (with its patch for telling look-alikes apart when
@@ -230,7 +237,9 @@ pub fn evaluate(
         limit,
         lookalikes,
         true_corners,
+        mend_sides,
     } = options;
+    let mend_sides = mend_sides && !true_corners;
     let manifest = Manifest::load(dir)?;
     let mut failed = Vec::new();
     for e in &manifest.enrol {
@@ -251,6 +260,7 @@ pub fn evaluate(
     let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut decisions = Vec::new();
+    let mut sides_mended = 0;
     let n = limit.unwrap_or(usize::MAX).min(manifest.scenes.len());
     for (i, scene) in manifest.scenes.iter().take(n).enumerate() {
         progress(i, n);
@@ -266,8 +276,12 @@ pub fn evaluate(
         let t = Instant::now();
         let named: Vec<NamedCard> = detected
             .iter()
-            .map(|d| name_card(learned, &image, d))
+            .map(|d| name_card(learned, &image, d, mend_sides))
             .collect::<Result<_, _>>()?;
+        sides_mended += named
+            .iter()
+            .filter(|n| matches!(n.sides_mended, Some(Some(_))))
+            .count();
         let name_ms = t.elapsed().as_secs_f64() * 1000.0;
         // From true corners nothing was detected: the detector's timings are an earlier run's.
         let timings = (!true_corners).then_some(&detector.timings);
@@ -322,6 +336,7 @@ pub fn evaluate(
     let (corner_err_median_px, corner_err_p90_px) = (pick(0.5), pick(0.9));
     Ok(Report {
         true_corners,
+        sides_mended,
         corner_err_median_px,
         corner_err_p90_px,
         compositor: manifest.compositor.clone(),
@@ -476,6 +491,11 @@ fn score_scene(
                         cosine: *cosine,
                         gap: *gap,
                         corner_err_px: err,
+                        mended: n
+                            .sides_mended
+                            .clone()
+                            .flatten()
+                            .map(|(id, cos, gap)| (id == truth.id, cos, gap)),
                         lookalike: n.lookalike.as_ref().map(|r| LookalikeDecision {
                             right: r.card == truth.id,
                             fit: r.fit,
@@ -561,6 +581,12 @@ pub fn print(report: &Report) {
         report.enrolled,
         report.enrolment_failed.len()
     );
+    if report.sides_mended > 0 {
+        println!(
+            "{} detections named once one side of their quad was moved",
+            report.sides_mended
+        );
+    }
     let header = format!(
         "{:<22} {:>6} {:>7} {:>7} {:>7} {:>7} {:>8} {:>7} {:>6} {:>6}",
         "condition",

@@ -15,6 +15,7 @@ pub mod join;
 pub mod name;
 mod quads;
 mod refine;
+pub mod reshape;
 
 pub use corners::{CornerRefiner, DEFAULT_CORNER_MODEL, PATCH as CORNER_PATCH};
 pub use quads::{card_at_angle, core_quads, CoreQuad, CoreShape};
