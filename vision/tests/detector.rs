@@ -268,7 +268,10 @@ fn moving_a_side_of_an_unnamed_card_names_nothing_wrong() {
         plain.total.named_right
     );
     assert_eq!(plain.sides_mended, 0);
-    assert!(mended.sides_mended > 0, "no detection named with a side moved");
+    assert!(
+        mended.sides_mended > 0,
+        "no detection named with a side moved"
+    );
 }
 
 /// Measured with the shipped models and corner refiner (models/detect/README.md), cards that must be

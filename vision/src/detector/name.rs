@@ -71,6 +71,26 @@ fn any_design_verdict(t: &ModelThresholds, nearest: &Assessment, partly_hidden: 
     }
 }
 
+/// The turn of `quad` whose crop is nearest an enrolled print: its corners (the card's own top-left
+/// first), the crop's embedding and what the model saw there.
+fn best_turn(
+    learned: &Learned,
+    image: &Mat,
+    quad: &Corners,
+) -> Result<Option<(Corners, Vec<f32>, Seen)>, VisionError> {
+    let mut best: Option<(Corners, Vec<f32>, Seen)> = None;
+    for turn in candidate_turns(quad) {
+        let corners = turned(quad, turn);
+        let embedding = learned.embed_at(image, &px(&corners))?;
+        if let Some(seen) = learned.assess_embedding(&embedding) {
+            if best.as_ref().is_none_or(|(_, _, b)| seen.1 > b.1) {
+                best = Some((corners, embedding, seen));
+            }
+        }
+    }
+    Ok(best)
+}
+
 /// Names a detected card: each candidate turn is embedded, the closest enrolled card wins, and the
 /// model's thresholds decide whether it is named. With `mend_sides`, a whole card the model does
 /// not name is tried again with each side moved to give it a card's shape
@@ -81,18 +101,7 @@ pub fn name_card(
     card: &DetectedCard,
     mend_sides: bool,
 ) -> Result<NamedCard, VisionError> {
-    // The corners of the best turn so far, its embedding and what the model saw there.
-    let mut best: Option<(Corners, Vec<f32>, Seen)> = None;
-    for turn in candidate_turns(&card.corners) {
-        let corners = turned(&card.corners, turn);
-        let embedding = learned.embed_at(image, &px(&corners))?;
-        if let Some(seen) = learned.assess_embedding(&embedding) {
-            if best.as_ref().is_none_or(|(_, _, b)| seen.1 > b.1) {
-                best = Some((corners, embedding, seen));
-            }
-        }
-    }
-    let (mut corners, embedding, nearest) = match best {
+    let (mut corners, embedding, nearest) = match best_turn(learned, image, &card.corners)? {
         Some((c, e, n)) => (c, Some(e), Some(n)),
         None => (card.corners, None, None),
     };
@@ -161,17 +170,7 @@ fn name_with_one_side_moved(
 ) -> Result<Option<(Corners, Seen)>, VisionError> {
     let mut best: Option<(Corners, Seen)> = None;
     for moved in super::reshape::with_one_side_moved(quad) {
-        // The best turn of this quad, as `name_card` chooses it.
-        let mut seen_here: Option<(Corners, Seen)> = None;
-        for turn in candidate_turns(&moved) {
-            let corners = turned(&moved, turn);
-            if let Some(seen) = learned.assess(image, &px(&corners))? {
-                if seen_here.as_ref().is_none_or(|(_, s)| seen.1 > s.1) {
-                    seen_here = Some((corners, seen));
-                }
-            }
-        }
-        let Some((corners, seen)) = seen_here else {
+        let Some((corners, _, seen)) = best_turn(learned, image, &moved)? else {
             continue;
         };
         if seen.1 < MOVED_SIDE_MIN_COSINE || seen.2 < MOVED_SIDE_MIN_GAP {
