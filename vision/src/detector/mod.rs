@@ -198,8 +198,7 @@ impl CardDetector {
         // Output pixel → image pixel.
         let to_image = OUTPUT_SCALE as f64 / scale;
         let (iw, ih) = (image.cols() as f64, image.rows() as f64);
-        let mut gray = Mat::default();
-        imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+        let gray = gray_of(image)?;
         let mut quads = Vec::with_capacity(cores.len());
         for c in &cores {
             let mut quad = c.quad.map(|p| [p[0] * to_image, p[1] * to_image]);
@@ -216,15 +215,10 @@ impl CardDetector {
         let mut cards: Vec<DetectedCard> = cores
             .iter()
             .zip(quads)
-            .map(|(c, corners)| {
-                let outside = corners
-                    .iter()
-                    .any(|p| p[0] < -1.0 || p[1] < -1.0 || p[0] > iw + 1.0 || p[1] > ih + 1.0);
-                DetectedCard {
-                    corners,
-                    partly_hidden: c.hidden || outside,
-                    score: c.score,
-                }
+            .map(|(c, corners)| DetectedCard {
+                corners,
+                partly_hidden: c.hidden || reaches_past_frame(&corners, iw, ih),
+                score: c.score,
             })
             .collect();
         self.timings.quads_ms = ms(t);
@@ -250,41 +244,42 @@ impl CardDetector {
         let cards = self.detect(image)?;
         let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.corners).collect();
         let (w, h) = (image.cols() as f64, image.rows() as f64);
-        let in_frame = |q: &[[f64; 2]; 4]| {
-            q.iter()
-                .all(|p| p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < h)
-        };
+        let mut gray = None;
         let mut apart = Vec::with_capacity(cards.len());
         for group in join::touching_groups(&quads) {
             let pieces: Vec<[[f64; 2]; 4]> = group.iter().map(|&i| quads[i]).collect();
             let outline = (pieces.len() > 1)
                 .then(|| join::outline_of_pieces(&pieces))
                 .flatten()
-                .filter(|q| in_frame(q));
-            match outline {
-                Some(outline) => apart.push(DetectedCard {
-                    corners: self.fit_outline(image, outline)?,
-                    partly_hidden: false,
-                    score: group.iter().map(|&i| cards[i].score).fold(0.0, f32::max),
-                }),
-                None => apart.extend(group.iter().map(|&i| cards[i].clone())),
-            }
+                .filter(|q| !reaches_past_frame(q, w, h));
+            let Some(outline) = outline else {
+                apart.extend(group.iter().map(|&i| cards[i].clone()));
+                continue;
+            };
+            let gray = match &mut gray {
+                Some(gray) => gray,
+                empty => empty.insert(gray_of(image)?),
+            };
+            apart.push(DetectedCard {
+                corners: self.fitted(image, gray, outline)?,
+                partly_hidden: false,
+                score: group.iter().map(|&i| cards[i].score).fold(0.0, f32::max),
+            });
         }
         Ok(apart)
     }
 
-    /// A whole card's outline found some other way (two parts joined, say) fitted to the frame as
+    /// A whole card's outline found some other way (pieces joined, say) fitted to the frame as
     /// `detect` fits its own: snapped to the edges, then its corners refined.
-    pub fn fit_outline(
+    fn fitted(
         &mut self,
         image: &Mat,
+        gray: &Mat,
         corners: [[f64; 2]; 4],
     ) -> Result<[[f64; 2]; 4], VisionError> {
-        let mut gray = Mat::default();
-        imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
         let (in_w, in_h) = self.input_size;
         let scale = (in_w as f64 / image.cols() as f64).min(in_h as f64 / image.rows() as f64);
-        let snapped = self.snapped(&gray, corners, OUTPUT_SCALE as f64 / scale)?;
+        let snapped = self.snapped(gray, corners, OUTPUT_SCALE as f64 / scale)?;
         self.refined(image, snapped)
     }
 
@@ -370,4 +365,17 @@ impl CardDetector {
         self.prepare(input_bgr)?;
         self.run_model()
     }
+}
+
+/// A corner lies more than a pixel beyond the frame: the card reaches past its edge.
+fn reaches_past_frame(corners: &[[f64; 2]; 4], width: f64, height: f64) -> bool {
+    corners
+        .iter()
+        .any(|p| p[0] < -1.0 || p[1] < -1.0 || p[0] > width + 1.0 || p[1] > height + 1.0)
+}
+
+fn gray_of(image: &Mat) -> Result<Mat, VisionError> {
+    let mut gray = Mat::default();
+    imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
+    Ok(gray)
 }
