@@ -103,9 +103,53 @@ struct PlaySummary<'a> {
     /// `None`: a journal replayed without a camera.
     source: Option<String>,
     frames: u64,
+    /// How fast the live loop (read, scan, track, rule; no window) went through the frames.
+    speed: Option<LoopSpeed>,
     rulings: &'a [crate::live::blitz::Ruling],
     outcome: &'a Option<blitz::state::Outcome>,
     prompt: rules_core::Prompt,
+}
+
+/// The headless live loop's pace: frames a second over the whole run and each frame's time, beside
+/// the rate the video was recorded at (the loop keeps up when it reads faster than that).
+#[derive(serde::Serialize)]
+struct LoopSpeed {
+    frames: usize,
+    seconds: f64,
+    frames_per_second: f64,
+    frame_ms: vision::eval::StageStats,
+    recorded_frames_per_second: Option<f64>,
+}
+
+impl LoopSpeed {
+    fn new(frame_ms: Vec<f64>, seconds: f64, recorded: Option<f64>) -> Option<LoopSpeed> {
+        (!frame_ms.is_empty() && seconds > 0.0).then(|| LoopSpeed {
+            frames: frame_ms.len(),
+            seconds,
+            frames_per_second: frame_ms.len() as f64 / seconds,
+            frame_ms: vision::eval::stats(frame_ms),
+            recorded_frames_per_second: recorded,
+        })
+    }
+
+    fn line(&self) -> String {
+        let pace = match self.recorded_frames_per_second {
+            Some(rate) if self.frames_per_second >= rate => {
+                format!(" (recorded at {rate:.1}: keeps up)")
+            }
+            Some(rate) => format!(" (recorded at {rate:.1}: falls behind)"),
+            None => String::new(),
+        };
+        format!(
+            "live loop without a window: {} frames in {:.1} s, {:.1} frames a second{pace}; \
+             a frame {:.1} ms median, {:.1} ms p95",
+            self.frames,
+            self.seconds,
+            self.frames_per_second,
+            self.frame_ms.median_ms,
+            self.frame_ms.p95_ms
+        )
+    }
 }
 
 /// Opens a camera, video or images source and reads its first frame.
@@ -158,6 +202,10 @@ impl<F: Feed> Feed for Primed<F> {
 
     fn set_allied_towards(&mut self, towards: [f64; 2]) {
         self.inner.set_allied_towards(towards);
+    }
+
+    fn frames_per_second(&self) -> Option<f64> {
+        self.inner.frames_per_second()
     }
 }
 
@@ -385,19 +433,28 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     }
     let mut runner = Runner::new(session, Tracker::new(TrackerConfig::default()));
     if headless {
+        let mut speed = None;
         if let Some(feed) = feed.as_mut() {
+            let started = std::time::Instant::now();
+            let mut frame_ms = Vec::new();
             while !runner.ended {
-                runner.poll(feed.as_mut());
+                let t = std::time::Instant::now();
+                if runner.poll(feed.as_mut()) {
+                    frame_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
                 if let Some(why) = &runner.camera_lost {
                     anyhow::bail!("{}: {why}", feed.describe());
                 }
             }
+            let seconds = started.elapsed().as_secs_f64();
+            speed = LoopSpeed::new(frame_ms, seconds, feed.frames_per_second());
         }
         if args.json {
             let summary = PlaySummary {
                 journal: args.resume.as_deref().unwrap_or(&args.journal),
                 source: args.source.as_ref().map(|s| s.to_string()),
                 frames: runner.frames,
+                speed,
                 rulings: &runner.session.rulings,
                 outcome: &runner.session.state.outcome,
                 prompt: blitz::prompt(&runner.session.state),
@@ -417,6 +474,9 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             );
         }
         println!("{}", blitz::prompt(&runner.session.state).text);
+        if let Some(speed) = &speed {
+            println!("{}", speed.line());
+        }
         return Ok(ExitCode::SUCCESS);
     }
     crate::panel::run(
@@ -424,4 +484,38 @@ pub fn play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         "Arbiter · 死亡前线-闪电战",
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded source at 25 frames a second that ends at once.
+    struct Recorded;
+
+    impl Feed for Recorded {
+        fn poll(&mut self) -> FeedStatus {
+            FeedStatus::Ended
+        }
+        fn describe(&self) -> String {
+            "recorded".into()
+        }
+        fn frames_per_second(&self) -> Option<f64> {
+            Some(25.0)
+        }
+    }
+
+    #[test]
+    fn a_primed_feed_still_says_its_recorded_rate_and_the_pace_line_compares_with_it() {
+        let primed = Primed {
+            first: Some(FeedStatus::Ended),
+            inner: Recorded,
+        };
+        assert_eq!(primed.frames_per_second(), Some(25.0));
+        let fast = LoopSpeed::new(vec![10.0; 50], 0.5, Some(25.0)).expect("frames were read");
+        assert!(fast.line().contains("keeps up"), "{}", fast.line());
+        let slow = LoopSpeed::new(vec![80.0; 10], 0.8, Some(25.0)).expect("frames were read");
+        assert!(slow.line().contains("falls behind"), "{}", slow.line());
+        assert!(LoopSpeed::new(Vec::new(), 0.0, None).is_none());
+    }
 }

@@ -137,6 +137,17 @@ fn issue_4_play_reads_frames_from_an_image_source_through_the_vision_pipeline() 
         text.contains("Opening hand"),
         "the game waits for the opening hands: {text}"
     );
+    // How fast the loop went, without a window: an image folder knows no recorded rate.
+    let pace = text
+        .lines()
+        .find(|l| l.starts_with("live loop without a window:"))
+        .unwrap_or_else(|| panic!("no pace reported: {text}"));
+    assert!(
+        pace.contains("frames a second")
+            && pace.contains("ms median")
+            && !pace.contains("recorded"),
+        "{pace}"
+    );
     assert!(journal.exists(), "a new game keeps its journal");
     let out = run(&[
         "play",

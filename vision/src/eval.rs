@@ -153,7 +153,8 @@ pub struct Summary {
     pub identifier_extra_ms_per_quad: f64,
 }
 
-fn stats(mut v: Vec<f64>) -> StageStats {
+/// Median and 95th percentile of times in milliseconds (zero for none).
+pub fn stats(mut v: Vec<f64>) -> StageStats {
     if v.is_empty() {
         return StageStats::default();
     }

@@ -21,6 +21,10 @@ pub struct Frame {
 
 pub trait FrameSource {
     fn next_frame(&mut self) -> Result<Option<Frame>, VisionError>;
+    /// The rate the frames were recorded at, when the source knows it (a video file).
+    fn frames_per_second(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// A source without its frames up to and including index `last`: a recorded source (video,
@@ -44,6 +48,10 @@ impl FrameSource for SkipThrough {
                 other => return Ok(other),
             }
         }
+    }
+
+    fn frames_per_second(&self) -> Option<f64> {
+        self.inner.frames_per_second()
     }
 }
 
@@ -135,6 +143,11 @@ impl FrameSource for VideoFile {
             origin: format!("{} frame {}", self.path.display(), self.index - 1),
             truth: None,
         }))
+    }
+
+    fn frames_per_second(&self) -> Option<f64> {
+        let fps = self.capture.get(videoio::CAP_PROP_FPS).ok()?;
+        (fps.is_finite() && fps > 0.0).then_some(fps)
     }
 }
 

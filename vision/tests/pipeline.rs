@@ -117,6 +117,46 @@ fn empty_corrupt_and_missing_images_are_errors_naming_the_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A video file says the rate it was recorded at (for the live loop's "keeps up" report) and gives
+/// its frames in order; an image folder knows no rate.
+#[test]
+fn a_video_file_gives_its_frames_and_the_rate_it_was_recorded_at() {
+    use opencv::core::{Mat, Scalar, Size, CV_8UC3};
+    use opencv::videoio::{VideoWriter, VideoWriterTrait};
+    use vision::source::FrameSource;
+    let dir = std::env::temp_dir().join(format!("arbiter-video-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("table.avi");
+    let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').unwrap();
+    let mut writer = VideoWriter::new(
+        path.to_str().unwrap(),
+        fourcc,
+        24.0,
+        Size::new(160, 120),
+        true,
+    )
+    .unwrap();
+    for k in 0..5 {
+        let frame =
+            Mat::new_rows_cols_with_default(120, 160, CV_8UC3, Scalar::all(40.0 * k as f64))
+                .unwrap();
+        writer.write(&frame).unwrap();
+    }
+    writer.release().unwrap();
+    let mut video = vision::source::VideoFile::open(&path).unwrap();
+    let rate = video.frames_per_second().expect("a video knows its rate");
+    assert!((rate - 24.0).abs() < 0.01, "{rate}");
+    let mut frames = 0;
+    while let Some(frame) = video.next_frame().unwrap() {
+        assert_eq!(frame.index, frames);
+        frames += 1;
+    }
+    assert_eq!(frames, 5);
+    let images = vision::source::ImageFiles::new(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(images.frames_per_second(), None);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn no_camera_is_a_clear_error_not_a_panic() {
     let cameras = vision::source::list_cameras().unwrap_or_default();

@@ -164,6 +164,10 @@ impl Feed for VisionFeed {
     fn set_allied_towards(&mut self, towards: [f64; 2]) {
         self.scanner.options.allied_towards = Some(towards);
     }
+
+    fn frames_per_second(&self) -> Option<f64> {
+        self.source.frames_per_second()
+    }
 }
 
 /// Renders each table layout with the synthetic renderer (one camera set-up for the whole game, from

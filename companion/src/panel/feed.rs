@@ -36,4 +36,8 @@ pub trait Feed {
     /// The players' answer to "which side is Allied?": an image direction from the table toward
     /// the Allied player, for feeds that fit the table from the cards.
     fn set_allied_towards(&mut self, _towards: [f64; 2]) {}
+    /// The rate the source's frames were recorded at, when it knows it (a video file).
+    fn frames_per_second(&self) -> Option<f64> {
+        None
+    }
 }
