@@ -69,7 +69,8 @@ fn bounding_box(q: &[[f64; 2]; 4]) -> [f64; 4] {
         })
 }
 
-fn card_shaped(q: &[[f64; 2]; 4]) -> bool {
+/// Short over long side within a card's range (with room for perspective).
+pub(crate) fn card_shaped(q: &[[f64; 2]; 4]) -> bool {
     let d = crate::detect::dist;
     let across = (d(q[0], q[1]) + d(q[2], q[3])) / 2.0;
     let along = (d(q[1], q[2]) + d(q[3], q[0])) / 2.0;

@@ -8,6 +8,7 @@ use crate::identifier::{Assessment, Learned, ModelThresholds, Verdict};
 use crate::lookalike::{Patch, Resolved};
 use crate::VisionError;
 use opencv::core::Mat;
+use opencv::prelude::*;
 
 /// A detected card with its identity: corners from the card's own top-left.
 #[derive(Clone, Debug, PartialEq)]
@@ -247,14 +248,27 @@ pub fn enrolment_corners(
     photo: &Mat,
 ) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
     let cards = detector.detect_apart(photo)?;
-    let Some(card) = cards
-        .iter()
-        .filter(|c| !c.partly_hidden)
-        .max_by(|a, b| area(&a.corners).total_cmp(&area(&b.corners)))
-    else {
+    let largest = |whole: bool| {
+        cards
+            .iter()
+            .filter(|c| c.partly_hidden != whole)
+            .max_by(|a, b| area(&a.corners).total_cmp(&area(&b.corners)))
+    };
+    if let Some(card) = largest(true) {
+        return Ok(Some(super::deck::upright(&card.corners)));
+    }
+    // One card lies there: a plain card (flat colour, no frame) whose core does not fill its
+    // quad is called partly hidden; inside the frame and card-shaped, it is the card, fitted to
+    // its edges as a whole one would be.
+    let (w, h) = (photo.cols() as f64, photo.rows() as f64);
+    let Some(card) = largest(false).filter(|c| {
+        super::join::card_shaped(&c.corners) && !super::reaches_past_frame(&c.corners, w, h)
+    }) else {
         return Ok(None);
     };
-    Ok(Some(super::deck::upright(&card.corners)))
+    let gray = super::gray_of(photo)?;
+    let fitted = detector.fitted(photo, &gray, card.corners)?;
+    Ok(Some(super::deck::upright(&fitted)))
 }
 
 /// The embedding of the card in an enrolment photo and its patch for telling look-alikes apart,
