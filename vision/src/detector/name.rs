@@ -241,8 +241,9 @@ fn compare_lookalikes(
 }
 
 /// The card in an enrolment photo (one card lying upright, the camera above it): the largest card
-/// wholly in view (its pieces joined: [`CardDetector::detect_apart`]), its corners from the one
-/// nearest the image's top-left.
+/// wholly in view (its pieces joined: [`CardDetector::detect_apart`]), else the largest one called
+/// partly hidden that is card-shaped and inside the frame; its corners from the one nearest the
+/// image's top-left.
 pub fn enrolment_corners(
     detector: &mut CardDetector,
     photo: &Mat,
@@ -272,7 +273,7 @@ pub fn enrolment_corners(
 }
 
 /// The embedding of the card in an enrolment photo and its patch for telling look-alikes apart,
-/// or `None` when no whole card is seen.
+/// or `None` when no card is found there ([`enrolment_corners`]).
 pub fn enrolment_embedding(
     detector: &mut CardDetector,
     learned: &Learned,
