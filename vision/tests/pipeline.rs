@@ -363,12 +363,7 @@ fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
     use opencv::core::{Mat, Scalar};
     use opencv::prelude::*;
     let kit = common::kit();
-    let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
-    let mut memory = vision::memory::TableMemory::new();
-    let first = kit
-        .scanner
-        .scan_following(&scene.image, 0, &mut memory)
-        .unwrap();
+    let (scene, mut memory, first) = scanned_once(kit);
     assert!(!first.timings.reused);
     let again = kit
         .scanner
@@ -418,12 +413,7 @@ fn a_frame_in_which_nothing_changed_is_not_scanned_again() {
 #[test]
 fn a_changed_frame_names_again_only_the_quads_under_the_change() {
     let kit = common::kit();
-    let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
-    let mut memory = vision::memory::TableMemory::new();
-    let first = kit
-        .scanner
-        .scan_following(&scene.image, 0, &mut memory)
-        .unwrap();
+    let (scene, mut memory, first) = scanned_once(kit);
     assert_eq!(first.timings.quads_taken_again, 0);
     let target = first
         .cards
@@ -457,6 +447,23 @@ fn a_changed_frame_names_again_only_the_quads_under_the_change() {
             c.card
         );
     }
+}
+
+/// The table the gating tests change (scene 1003), rendered and scanned once into a new memory.
+fn scanned_once(
+    kit: &common::Kit,
+) -> (
+    vision::scene::Scene,
+    vision::memory::TableMemory,
+    vision::TableObservation,
+) {
+    let scene = kit.renderer.render(1003, &SceneOptions::default()).unwrap();
+    let mut memory = vision::memory::TableMemory::new();
+    let first = kit
+        .scanner
+        .scan_following(&scene.image, 0, &mut memory)
+        .unwrap();
+    (scene, memory, first)
 }
 
 /// `image` with a green patch of `size` px painted centred on `at`.

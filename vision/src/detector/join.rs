@@ -5,6 +5,9 @@
 //! on their hull.
 
 use crate::geometry::signed_area;
+use crate::VisionError;
+use opencv::core::Vector;
+use opencv::imgproc;
 
 /// A card's short side over its long one (63×88 mm is 0.72, a tall tarot 70×120 is 0.58); an
 /// outline of pieces is a card only within these, with room for perspective.
@@ -51,10 +54,10 @@ pub fn touching_groups(quads: &[[[f64; 2]; 4]]) -> Vec<Vec<usize>> {
 
 /// The one card that all of `pieces` come from: the largest quad on their convex hull, clockwise
 /// on screen, when it is card-shaped.
-pub fn outline_of_pieces(pieces: &[[[f64; 2]; 4]]) -> Option<[[f64; 2]; 4]> {
+pub fn outline_of_pieces(pieces: &[[[f64; 2]; 4]]) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
     let points: Vec<[f64; 2]> = pieces.iter().flatten().copied().collect();
-    let outline = largest_inscribed_quad(&convex_hull(&points))?;
-    card_shaped(&outline).then_some(outline)
+    let outline = largest_inscribed_quad(&convex_hull(&points)?);
+    Ok(outline.filter(card_shaped))
 }
 
 fn bounding_box(q: &[[f64; 2]; 4]) -> [f64; 4] {
@@ -78,34 +81,19 @@ pub(crate) fn card_shaped(q: &[[f64; 2]; 4]) -> bool {
     long > 0.0 && (MIN_CARD_ASPECT..=MAX_CARD_ASPECT).contains(&(short / long))
 }
 
-/// The convex hull of `points`, clockwise on screen (Andrew's monotone chain).
-fn convex_hull(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
-    let mut p = points.to_vec();
-    p.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
-    p.dedup();
-    if p.len() < 3 {
-        return p;
-    }
-    let cross = |o: [f64; 2], a: [f64; 2], b: [f64; 2]| {
-        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-    };
-    let mut hull: Vec<[f64; 2]> = Vec::with_capacity(2 * p.len());
-    for pass in [p.clone(), p.iter().rev().copied().collect()] {
-        let start = hull.len();
-        for q in pass {
-            while hull.len() >= start + 2
-                && cross(hull[hull.len() - 2], hull[hull.len() - 1], q) <= 0.0
-            {
-                hull.pop();
-            }
-            hull.push(q);
-        }
-        hull.pop();
-    }
+/// The convex hull of `points` (OpenCV's), clockwise on screen, the points as given (OpenCV
+/// answers with their indices, so no precision is lost to its `f32` points).
+fn convex_hull(points: &[[f64; 2]]) -> Result<Vec<[f64; 2]>, VisionError> {
+    let mut indices = Vector::<i32>::new();
+    imgproc::convex_hull(&crate::geometry::points(points), &mut indices, true, false)?;
+    let mut hull: Vec<[f64; 2]> = indices
+        .iter()
+        .filter_map(|i| usize::try_from(i).ok().and_then(|i| points.get(i)).copied())
+        .collect();
     if signed_area(&hull) < 0.0 {
         hull.reverse();
     }
-    hull
+    Ok(hull)
 }
 
 /// The four hull vertices spanning the largest quad, in the hull's (clockwise) order.
@@ -161,14 +149,18 @@ mod tests {
     fn the_pieces_of_a_cut_card_give_back_its_outline() {
         for t in [0.3, 0.45, 0.6] {
             let (card, top, bottom) = card_and_pieces(t);
-            let got = outline_of_pieces(&[top, bottom]).expect("pieces of one card");
+            let got = outline_of_pieces(&[top, bottom])
+                .unwrap()
+                .expect("pieces of one card");
             assert!(same_corners(&got, &card), "cut at {t}: {got:?}");
             assert!(signed_area(&got) > 0.0, "clockwise on screen");
         }
         // A third, overlapping piece inside the card changes nothing.
         let (card, top, bottom) = card_and_pieces(0.5);
         let inner = [[110.0, 70.0], [150.0, 72.0], [150.0, 120.0], [110.0, 118.0]];
-        let got = outline_of_pieces(&[top, inner, bottom]).expect("pieces of one card");
+        let got = outline_of_pieces(&[top, inner, bottom])
+            .unwrap()
+            .expect("pieces of one card");
         assert!(same_corners(&got, &card));
     }
 
@@ -176,7 +168,9 @@ mod tests {
     fn pieces_that_do_not_make_a_card_shape_give_no_outline() {
         let (card, _, _) = card_and_pieces(0.5);
         // Two whole cards end to end make a strip.
-        assert!(outline_of_pieces(&[card, moved(&card, 4.0, 96.0)]).is_none());
+        assert!(outline_of_pieces(&[card, moved(&card, 4.0, 96.0)])
+            .unwrap()
+            .is_none());
     }
 
     #[test]

@@ -248,10 +248,11 @@ impl CardDetector {
         let mut apart = Vec::with_capacity(cards.len());
         for group in join::touching_groups(&quads) {
             let pieces: Vec<[[f64; 2]; 4]> = group.iter().map(|&i| quads[i]).collect();
-            let outline = (pieces.len() > 1)
-                .then(|| join::outline_of_pieces(&pieces))
-                .flatten()
-                .filter(|q| !reaches_past_frame(q, w, h));
+            let outline = match pieces.len() {
+                1 => None,
+                _ => join::outline_of_pieces(&pieces)?,
+            }
+            .filter(|q| !reaches_past_frame(q, w, h));
             let Some(outline) = outline else {
                 apart.extend(group.iter().map(|&i| cards[i].clone()));
                 continue;
