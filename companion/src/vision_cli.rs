@@ -351,6 +351,15 @@ pub enum Command {
         /// models/detect/README.md).
         #[arg(long)]
         mend_sides: bool,
+        /// Where the identifier abstains between near prints, let the sibling model (twice the
+        /// crop, trained on cards that differ only in a count) name one (an experiment: it names
+        /// count-like siblings of the tuning set, none of the held-out pips, and a few wrong there;
+        /// see models/identify/README.md).
+        #[arg(long)]
+        siblings: bool,
+        /// The sibling model, for `--siblings`.
+        #[arg(long, default_value = vision::siblings::DEFAULT_MODEL)]
+        sibling_model: PathBuf,
         /// Override the model's minimum cosine to the nearest enrolled card.
         #[arg(long)]
         model_min_cosine: Option<f32>,
@@ -502,6 +511,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             lookalikes,
             true_corners,
             mend_sides,
+            siblings,
+            sibling_model,
             model_min_cosine,
             model_min_gap,
             json,
@@ -532,6 +543,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 std::iter::empty(),
             )?;
             learned.thresholds = model_thresholds(model_min_cosine, model_min_gap);
+            if siblings {
+                learned.siblings = Some(vision::siblings::Siblings::load(crate::paths::shipped(
+                    &sibling_model,
+                ))?);
+            }
             let report = vision::detector::eval::evaluate(
                 &scenes_dir,
                 &mut detector,

@@ -34,6 +34,7 @@ FAMILIES = [
     "gradient_frame",
     "tarot_tall",
     "count_marks",
+    "dot_counts",
 ]
 # Families never shown to the detector in training: the evaluation's unseen designs.
 HELD_OUT = ["playing_pips", "gradient_frame", "tarot_tall"]
@@ -41,7 +42,12 @@ HELD_OUT = ["playing_pips", "gradient_frame", "tarot_tall"]
 # only in how many marks they carry (the hardest look-alikes), so that a rule that tells such
 # siblings apart is chosen without looking at the held-out playing-card pips.
 TUNING_FAMILIES = ["count_marks"]
-TRAIN_FAMILIES = [f for f in FAMILIES if f not in HELD_OUT and f not in TUNING_FAMILIES]
+# Families only the identifier learns from (never in a detector's training scene, a tuning set or an
+# evaluation): siblings that differ only in how many marks they carry, laid out unlike the tuning
+# count marks and the held-out pips, so that the embedding learns that a count tells cards apart.
+IDENTIFIER_FAMILIES = ["dot_counts"]
+TRAIN_FAMILIES = [f for f in FAMILIES
+                  if f not in HELD_OUT and f not in TUNING_FAMILIES and f not in IDENTIFIER_FAMILIES]
 
 
 def stable_seed(*parts) -> int:
@@ -121,6 +127,18 @@ def design(family: str, index: int) -> Design:
         p["mark"] = random_colour(rng, 0, 180)
         p["mark_shape"] = int(rng.integers(4))
         p["title"] = _word(rng)
+    elif family == "dot_counts":
+        dark = bool(rng.random() < 0.3)
+        p["paper"] = random_colour(rng, 0, 70) if dark else random_colour(rng, 170, 255)
+        p["mark"] = random_colour(rng, 150, 255) if dark else random_colour(rng, 0, 150)
+        p["border"] = random_colour(rng) if rng.random() < 0.6 else p["paper"]
+        p["mark_shape"] = int(rng.integers(6))
+        p["mark_frac"] = float(rng.uniform(0.05, 0.1))
+        p["arrangement"] = str(rng.choice(["rows", "ring", "lattice", "tally"]))
+        p["per_row"] = int(rng.integers(2, 5))
+        p["lattice"] = rng.uniform(0.15, 0.85, size=(12, 2)).round(3).tolist()
+        p["numeral"] = str(rng.choice(["none", "corner", "both_corners", "big"]))
+        p["title"] = _word(rng) if rng.random() < 0.5 else ""
     return Design(family, index, w, h, radius, p)
 
 
@@ -259,6 +277,82 @@ def _count_marks(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
     return img
 
 
+def _count_positions(p, count, w, h, r):
+    """Where the design puts `count` marks, in pixels of a w×h face (marks of radius r)."""
+    arrangement = p["arrangement"]
+    if arrangement == "ring":
+        if count == 1:
+            return [(w // 2, h // 2)]
+        rad = 0.3 * min(w, h)
+        a = np.arange(count) * 2 * np.pi / count - np.pi / 2
+        return [(int(w / 2 + rad * np.cos(t)), int(h / 2 + rad * np.sin(t))) for t in a]
+    if arrangement == "lattice":
+        return [(int(x * w), int(y * h)) for x, y in p["lattice"][:count]]
+    if arrangement == "tally":
+        # Upright strokes in groups of five, each group crossed, rows of two groups.
+        out = []
+        for n in range(count):
+            group, stroke = divmod(n, 5)
+            gx = 0.2 + 0.38 * (group % 2)
+            gy = 0.35 + 0.3 * (group // 2)
+            out.append((int(w * (gx + 0.06 * stroke)), int(h * gy)))
+        return out
+    per = p["per_row"]
+    rows = int(np.ceil(count / per))
+    out = []
+    for n in range(count):
+        row, c = divmod(n, per)
+        in_row = min(per, count - row * per)
+        x = w * (0.5 + (c - (in_row - 1) / 2) * 0.8 / per)
+        y = h * (0.5 + (row - (rows - 1) / 2) * 0.6 / max(rows, 3))
+        out.append((int(x), int(y)))
+    return out
+
+
+def _dot_counts(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
+    """Card `k` carries k + 1 marks laid out the design's way; the numeral is printed or not. With
+    `both_corners` the lower right corner carries a copy of the face's middle band turned half
+    round, so the count shows twice."""
+    p = d.params
+    h, w = img.shape[:2]
+    b = int(round(p["border_mm"] * px_per_mm))
+    img[:] = p["border"]
+    cv2.rectangle(img, (b, b), (w - 1 - b, h - 1 - b), p["paper"], -1)
+    font = p["font"]
+    count = k + 1
+    if p["title"]:
+        _text(img, None, p["title"], (b + 4, h - b - int(0.04 * h)), h / 520.0, p["mark"], font, 1)
+    r = int(p["mark_frac"] * w)
+    if p["arrangement"] == "rows":  # marks of one card never touch
+        r = min(r, int(0.4 * 0.6 * h / max(int(np.ceil(count / p["per_row"])), 3)))
+    elif p["arrangement"] == "ring" and count > 1:
+        r = min(r, int(0.4 * 0.6 * np.pi * min(w, h) / count))
+    r = max(3, r)
+    for x, y in _count_positions(p, count, w, h, r):
+        if p["arrangement"] == "tally":
+            cv2.line(img, (x, y - r), (x, y + r), p["mark"], max(2, r // 3), cv2.LINE_AA)
+        elif p["mark_shape"] < 4:
+            _mark(img, (x, y), r, p["mark"], p["mark_shape"])
+        else:
+            _pip(img, (x, y), r, p["mark"], p["mark_shape"] - 4)
+    if p["arrangement"] == "tally":
+        for group in range(count // 5):
+            x0, y0 = _count_positions(p, 5 * group + 1, w, h, r)[-1]
+            cv2.line(img, (x0 - r // 2, y0 + r), (x0 + int(0.3 * w), y0 - r), p["mark"], max(2, r // 3), cv2.LINE_AA)
+    label = str(count)
+    if p["numeral"] == "big":
+        s = h / 160.0
+        (tw, th), _ = cv2.getTextSize(label, font, s, 3)
+        _text(img, None, label, (w - b - tw - 4, b + th + 6), s, p["mark"], font, 3)
+    elif p["numeral"] in ("corner", "both_corners"):
+        _text(img, None, label, (b + 4, b + int(0.09 * h)), h / 380.0, p["mark"], font, 2)
+        if p["numeral"] == "both_corners":
+            top = img[: h // 2].copy()
+            corner = cv2.rotate(top, cv2.ROTATE_180)[: int(0.15 * h), w - int(0.3 * w):]
+            img[h - int(0.15 * h):, w - int(0.3 * w):] = corner
+    return img
+
+
 def card_alpha(d: Design, px_per_mm: float) -> np.ndarray:
     """The card's outline with its rounded corners, 255 inside."""
     w, h = int(round(d.width_mm * px_per_mm)), int(round(d.height_mm * px_per_mm))
@@ -333,6 +427,9 @@ def render(d: Design, k: int, px_per_mm: float = 5.0) -> np.ndarray:
 
     if fam == "count_marks":
         return _count_marks(img, d, k, px_per_mm)
+
+    if fam == "dot_counts":
+        return _dot_counts(img, d, k, px_per_mm)
 
     # Framed families: a border, an inner panel with title, art, text and stats.
     border = p.get("border", p["paper"])

@@ -13,6 +13,12 @@ measures enrolment of never-seen cards honestly. Writes card_embed.tflite (float
 [1,56,40,3] BGR scaled to [0,1], output the raw 64-d embedding: L2-normalise it before comparing),
 agreement.json (fixed inputs and the TFLite interpreter's outputs, checked by vision/tests/embed.rs) and
 metrics.json.
+
+The sibling model (vision::siblings) is the same network at twice the crop size, trained on the
+procedural designs and the count families only (models/identify/README.md has the commands):
+
+    python3 models/identify/train.py --data /tmp/arbiter-crops-designs-hi --data /tmp/arbiter-crops-counts-hi \
+        --size 80x112 --name card_siblings --out models/identify --steps 2000
 """
 
 import argparse
@@ -57,7 +63,9 @@ def build_model():
     x = inp
     # Three conv blocks halve the crop to 7x5; a fourth keeps the layout, and the flatten keeps *where*
     # things are printed (look-alike cards differ in layout more than in colour statistics).
-    for channels in (24, 48, 96):
+    # A larger crop (`--size`) is first pooled by a block of its own, so the flatten stays 7x5.
+    blocks = (16, 24, 48, 96) if H > 56 else (24, 48, 96)
+    for channels in blocks:
         x = layers.Conv2D(channels, 3, padding="same", use_bias=False)(x)
         x = layers.BatchNormalization()(x)
         x = layers.ReLU()(x)
@@ -185,6 +193,7 @@ def embed_all(model, x, batch=512):
 
 
 def main():
+    global H, W
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", action="append",
                     help="a folder with train/ and val/ crops; give it again to train on several "
@@ -198,7 +207,13 @@ def main():
                          "(the detector's corner error; 0: the global jitter only)")
     ap.add_argument("--margin", type=float, default=0.2,
                     help="CosFace margin on the true class (wider pushes look-alike cards apart)")
+    ap.add_argument("--name", default="card_embed",
+                    help="the files' stem: NAME.tflite, NAME-agreement.json and NAME-metrics.json "
+                         "(card_embed keeps agreement.json and metrics.json)")
+    ap.add_argument("--size", default=f"{W}x{H}",
+                    help="crop width x height: 40x56 (the shipped identifier) or twice that")
     args = ap.parse_args()
+    W, H = (int(v) for v in args.size.split("x"))
     seed_everything()
     rng = np.random.default_rng(SEED)
     gen = tf.random.Generator.from_seed(SEED)
@@ -342,7 +357,8 @@ def main():
     frozen = convert_variables_to_constants_v2(serve.get_concrete_function())
     converter = tf.lite.TFLiteConverter.from_concrete_functions([frozen])
     tflite = converter.convert()
-    tflite_path = os.path.join(args.out, "card_embed.tflite")
+    tflite_path = os.path.join(args.out, f"{args.name}.tflite")
+    prefix = "" if args.name == "card_embed" else f"{args.name}-"
     with open(tflite_path, "wb") as f:
         f.write(tflite)
     metrics["tflite_bytes"] = len(tflite)
@@ -365,11 +381,11 @@ def main():
         )
     keras_raw = model(np.stack([p for _, p in fixtures]).astype(np.float32) / 255.0, training=False).numpy()
     metrics["keras_vs_tflite_max_abs"] = float(np.abs(keras_raw - np.array(interp_refs)).max())
-    with open(os.path.join(args.out, "agreement.json"), "w") as f:
+    with open(os.path.join(args.out, f"{prefix}agreement.json"), "w") as f:
         json.dump({"input_shape": [1, H, W, 3], "input_scale": "bgr_u8 / 255", "cases": cases}, f)
-    with open(os.path.join(args.out, "metrics.json"), "w") as f:
+    with open(os.path.join(args.out, f"{prefix}metrics.json"), "w") as f:
         json.dump(metrics, f, indent=1, ensure_ascii=False)
-    print(f"wrote {tflite_path} ({len(tflite)} bytes), agreement.json, metrics.json", flush=True)
+    print(f"wrote {tflite_path} ({len(tflite)} bytes), {prefix}agreement.json, {prefix}metrics.json", flush=True)
 
 
 if __name__ == "__main__":

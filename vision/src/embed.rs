@@ -18,7 +18,16 @@ const SUPERSAMPLE: i32 = 4;
 /// The card quad (its own top-left, top-right, bottom-right, bottom-left, image px) warped upright to
 /// `CROP_W × CROP_H`. The same function makes the training crops and the crops identified at run time.
 pub fn warp_crop(image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Mat, VisionError> {
-    let (w, h) = ((CROP_W * SUPERSAMPLE) as f32, (CROP_H * SUPERSAMPLE) as f32);
+    warp_crop_sized(image, corners, (CROP_W, CROP_H))
+}
+
+/// As [`warp_crop`], to a crop of `(width, height)` (a model's own input size).
+pub fn warp_crop_sized(
+    image: &Mat,
+    corners: &[[f32; 2]; 4],
+    (crop_w, crop_h): (i32, i32),
+) -> Result<Mat, VisionError> {
+    let (w, h) = ((crop_w * SUPERSAMPLE) as f32, (crop_h * SUPERSAMPLE) as f32);
     let src: Vector<Point2f> = corners.iter().map(|c| Point2f::new(c[0], c[1])).collect();
     let dst: Vector<Point2f> = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]
         .iter()
@@ -30,7 +39,7 @@ pub fn warp_crop(image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Mat, VisionErro
         image,
         &mut big,
         &m,
-        Size::new(CROP_W * SUPERSAMPLE, CROP_H * SUPERSAMPLE),
+        Size::new(crop_w * SUPERSAMPLE, crop_h * SUPERSAMPLE),
         INTER_LINEAR,
         BORDER_REPLICATE,
         Scalar::default(),
@@ -39,7 +48,7 @@ pub fn warp_crop(image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Mat, VisionErro
     imgproc::resize(
         &big,
         &mut small,
-        Size::new(CROP_W, CROP_H),
+        Size::new(crop_w, crop_h),
         0.0,
         0.0,
         INTER_AREA,
@@ -67,16 +76,30 @@ pub const EMBED_DIM: usize = 64;
 /// The float32 TFLite embedding model.
 pub struct Embedder {
     model: TfliteModel,
+    /// The crop the model takes, (width, height): read from the model, `CROP_W × CROP_H` when it
+    /// does not say.
+    crop_size: (i32, i32),
 }
 
 impl Embedder {
     /// Loads and plans a `.tflite` file (under the guards of [`TfliteModel::load`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Embedder, VisionError> {
-        let embedder = Embedder {
-            model: TfliteModel::load(path)?,
+        let model = TfliteModel::load(path)?;
+        let crop_size = match model.input_shape().as_deref() {
+            Some(&[1, h, w, 3]) if (8..=1024).contains(&w) && (8..=1024).contains(&h) => {
+                (w as i32, h as i32)
+            }
+            None => (CROP_W, CROP_H),
+            Some(other) => {
+                return Err(model.error(format!(
+                    "model input is {other:?}, expected [1, height, width, 3]"
+                )))
+            }
         };
+        let embedder = Embedder { model, crop_size };
         // A model with the wrong input or output shape fails here, once, not on every crop.
-        let probe = embedder.embed_pixels(&vec![0u8; (CROP_W * CROP_H * 3) as usize])?;
+        let (w, h) = crop_size;
+        let probe = embedder.embed_pixels(&vec![0u8; (w * h * 3) as usize])?;
         if probe.len() != EMBED_DIM {
             return Err(embedder.model.error(format!(
                 "model gives {} values, expected a {EMBED_DIM}-d embedding",
@@ -86,11 +109,22 @@ impl Embedder {
         Ok(embedder)
     }
 
-    /// The L2-normalised embedding of a `CROP_W × CROP_H` BGR u8 crop (see [`warp_crop`]).
+    /// The crop the model takes, (width, height).
+    pub fn crop_size(&self) -> (i32, i32) {
+        self.crop_size
+    }
+
+    /// The card quad warped upright to this model's crop size.
+    pub fn crop(&self, image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Mat, VisionError> {
+        warp_crop_sized(image, corners, self.crop_size)
+    }
+
+    /// The L2-normalised embedding of a BGR u8 crop of [`Embedder::crop_size`] (see [`warp_crop`]).
     pub fn embed(&self, crop: &Mat) -> Result<Vec<f32>, VisionError> {
-        if crop.typ() != CV_8UC3 || crop.cols() != CROP_W || crop.rows() != CROP_H {
+        let (w, h) = self.crop_size;
+        if crop.typ() != CV_8UC3 || crop.cols() != w || crop.rows() != h {
             return Err(VisionError::Other(format!(
-                "embed: crop must be {CROP_W}×{CROP_H} BGR u8, got {}×{} type {}",
+                "embed: crop must be {w}×{h} BGR u8, got {}×{} type {}",
                 crop.cols(),
                 crop.rows(),
                 crop.typ()
@@ -106,7 +140,7 @@ impl Embedder {
         self.embed_pixels(crop.data_bytes()?)
     }
 
-    /// As [`Embedder::embed`], from raw row-major BGR bytes (`CROP_H × CROP_W × 3`).
+    /// As [`Embedder::embed`], from raw row-major BGR bytes (height × width × 3).
     pub fn embed_pixels(&self, bgr: &[u8]) -> Result<Vec<f32>, VisionError> {
         let raw = self.embed_raw(bgr)?;
         Ok(l2_normalised(raw))
@@ -115,17 +149,17 @@ impl Embedder {
     /// The model's raw output (before normalisation), for checking agreement with the Python
     /// interpreter.
     pub fn embed_raw(&self, bgr: &[u8]) -> Result<Vec<f32>, VisionError> {
-        let expected = (CROP_W * CROP_H * 3) as usize;
+        let (w, h) = self.crop_size;
+        let expected = (w * h * 3) as usize;
         if bgr.len() != expected {
             return Err(VisionError::Other(format!(
-                "embed: {} bytes, expected {expected} ({CROP_W}×{CROP_H}×3)",
+                "embed: {} bytes, expected {expected} ({w}×{h}×3)",
                 bgr.len()
             )));
         }
         // Training scaled BGR bytes to [0, 1]; the model takes that directly.
         let input: Vec<f32> = bgr.iter().map(|&b| b as f32 / 255.0).collect();
-        self.model
-            .run(&[1, CROP_H as usize, CROP_W as usize, 3], &input)
+        self.model.run(&[1, h as usize, w as usize, 3], &input)
     }
 }
 
@@ -169,6 +203,20 @@ impl Enrolment {
 
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
+    }
+
+    /// Whether `card` has an enrolled embedding.
+    pub fn contains(&self, card: &str) -> bool {
+        self.cards.iter().any(|(id, _)| id == card)
+    }
+
+    /// The cosine of `embedding` to `card`'s nearest enrolment; `None` when it is not enrolled.
+    pub fn cosine_of(&self, card: &str, embedding: &[f32]) -> Option<f32> {
+        self.cards
+            .iter()
+            .filter(|(id, _)| id == card)
+            .map(|(_, e)| e.iter().zip(embedding).map(|(a, b)| a * b).sum::<f32>())
+            .max_by(f32::total_cmp)
     }
 
     /// The best enrolled card for an embedding, with the runner-up: the gap between their cosines is

@@ -118,6 +118,9 @@ pub struct Learned {
     pub thresholds: ModelThresholds,
     /// Enrolled prints' patches, to tell look-alike prints apart where the model abstains.
     pub prints: crate::lookalike::Prints,
+    /// The sibling model, to tell apart prints of one design that differ in a count or a number
+    /// where the model abstains between them (cards of any design only).
+    pub siblings: Option<crate::siblings::Siblings>,
 }
 
 impl Learned {
@@ -133,6 +136,7 @@ impl Learned {
             enrolment,
             thresholds: ModelThresholds::default(),
             prints: Default::default(),
+            siblings: None,
         })
     }
 
@@ -153,6 +157,7 @@ impl Learned {
             enrolment,
             thresholds: ModelThresholds::default(),
             prints: Default::default(),
+            siblings: None,
         })
     }
 

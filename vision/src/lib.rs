@@ -30,6 +30,7 @@ pub mod pipeline;
 pub mod report;
 pub mod scene;
 pub mod sheets;
+pub mod siblings;
 pub mod source;
 pub mod table;
 pub mod tflite;

@@ -24,10 +24,25 @@ struct Case {
 /// The fixtures were written by `models/identify/train.py` from `tf.lite.Interpreter` outputs.
 #[test]
 fn tract_agrees_with_the_python_tflite_interpreter_to_1e_4() {
-    let embedder =
-        Embedder::load(model_dir().join("card_embed.tflite")).expect("shipped model loads");
-    let text = std::fs::read_to_string(model_dir().join("agreement.json")).expect("agreement.json");
-    let agreement: Agreement = serde_json::from_str(&text).expect("agreement.json parses");
+    agrees_with_python("card_embed.tflite", "agreement.json", (40, 56));
+}
+
+#[test]
+fn the_sibling_model_takes_twice_the_crop_and_agrees_with_python_to_1e_4() {
+    agrees_with_python(
+        "card_siblings.tflite",
+        "card_siblings-agreement.json",
+        (80, 112),
+    );
+}
+
+/// `model` (in models/identify) takes crops of `crop_size` and gives, through tract, the outputs
+/// the Python interpreter wrote in `agreement`.
+fn agrees_with_python(model: &str, agreement: &str, crop_size: (i32, i32)) {
+    let embedder = Embedder::load(model_dir().join(model)).expect("shipped model loads");
+    assert_eq!(embedder.crop_size(), crop_size, "{model}");
+    let text = std::fs::read_to_string(model_dir().join(agreement)).expect(agreement);
+    let agreement: Agreement = serde_json::from_str(&text).expect("agreement parses");
     assert!(agreement.cases.len() >= 3, "too few agreement cases");
     for case in &agreement.cases {
         let raw = embedder.embed_raw(&case.bgr_u8).expect("runs");
@@ -37,14 +52,14 @@ fn tract_agrees_with_the_python_tflite_interpreter_to_1e_4() {
         for (i, (got, want)) in raw.iter().zip(&case.raw).enumerate() {
             assert!(
                 (got - want).abs() <= 1e-4,
-                "{} raw[{i}]: tract {got} vs python {want}",
+                "{model} {} raw[{i}]: tract {got} vs python {want}",
                 case.name
             );
         }
         for (i, (got, want)) in embedding.iter().zip(&case.embedding).enumerate() {
             assert!(
                 (got - want).abs() <= 1e-4,
-                "{} embedding[{i}]: tract {got} vs python {want}",
+                "{model} {} embedding[{i}]: tract {got} vs python {want}",
                 case.name
             );
         }

@@ -190,6 +190,10 @@ pub struct Decision {
     /// Where the model abstained: what the look-alike comparison found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lookalike: Option<LookalikeDecision>,
+    /// Where the model abstained between near prints: whether the sibling model's nearest was
+    /// right, its cosine and its lead over the other candidates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub siblings: Option<(bool, f32, f32)>,
 }
 
 /// The look-alike comparison of one card (see [`crate::lookalike::Resolved`]): whether its best
@@ -245,10 +249,13 @@ pub fn evaluate(
     for e in &manifest.enrol {
         let photo = read_image(&dir.join(&e.image))?;
         match enrolment_embedding(detector, learned, &photo)? {
-            Some((v, patch)) => {
-                learned.enrolment.enrol(&e.id, v);
+            Some(enrolled) => {
+                learned.enrolment.enrol(&e.id, enrolled.embedding);
+                if let (Some(siblings), Some(v)) = (&mut learned.siblings, enrolled.sibling) {
+                    siblings.enrolment.enrol(&e.id, v);
+                }
                 if lookalikes {
-                    learned.prints.enrol(&e.id, patch);
+                    learned.prints.enrol(&e.id, enrolled.patch);
                 }
             }
             None => failed.push(e.id.clone()),
@@ -504,6 +511,10 @@ fn score_scene(
                             mismatch: r.mismatch,
                             worst_spot: r.worst_spot,
                         }),
+                        siblings: n
+                            .siblings
+                            .as_ref()
+                            .map(|(id, cos, gap)| (*id == truth.id, *cos, *gap)),
                     });
                 }
                 match (&n.verdict.card, is_unknown) {

@@ -23,6 +23,8 @@ pub struct NamedCard {
     /// Whether the quad's sides were moved to name it: `None` not tried, `Some(None)` tried in
     /// vain, else what the model saw at the quad that named it.
     pub sides_mended: Option<Option<Seen>>,
+    /// Where the model abstained between near prints: what the sibling model saw among them.
+    pub siblings: Option<Seen>,
 }
 
 /// Opposite sides within this ratio: the quad's long axis is unclear (a card seen end-on), so all four
@@ -107,6 +109,18 @@ pub fn name_card(
         None => (card.corners, None, None),
     };
     let mut verdict = any_design_verdict(&learned.thresholds, &nearest, card.partly_hidden);
+    let mut siblings = None;
+    if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
+        let told = tell_siblings_apart(learned, image, &corners, embedding)?;
+        if let Some((seen, turned_corners)) = told.as_ref().filter(|(s, _)| sibling_names(s)) {
+            corners = *turned_corners;
+            verdict = Verdict {
+                card: Some(seen.0.clone()),
+                confidence: (seen.2 / 0.5).clamp(0.0, 1.0),
+            };
+        }
+        siblings = told.map(|(seen, _)| seen);
+    }
     let mut sides_mended = None;
     let misplaced = nearest
         .as_ref()
@@ -143,7 +157,58 @@ pub fn name_card(
         partly_hidden: card.partly_hidden,
         lookalike,
         sides_mended,
+        siblings,
     })
+}
+
+/// The sibling model looks only where the model's nearest print is at least this near: below it the
+/// crop is seldom a sibling of an enrolled print (on the training-family tuning set, 204 of 368
+/// looks, none of which named a card) ...
+const SIBLING_MIN_NEAREST: f32 = 0.7;
+/// ... among the nearest cards within this cosine of the nearest ...
+const SIBLING_WITHIN: f32 = 0.3;
+/// ... at most this many.
+const SIBLING_CANDIDATES: usize = 12;
+/// The sibling model names its nearest candidate when it is at least this near and leads the other
+/// candidates by this much. Chosen on the tuning sets (`export_eval.py --families tuning --seed
+/// 810000` and `--families train --seed 800000`, 200 scenes each, detector corners): the loosest
+/// pair with no card named wrong and no card nobody enrolled named on both. 0.90 / 0.25 named 82
+/// count-marks cards and 5 others; 0.90 / 0.20 named 124 but one wrong and one unknown; 0.85 / 0.25
+/// seven wrong.
+const SIBLING_MIN_COSINE: f32 = 0.9;
+const SIBLING_MIN_GAP: f32 = 0.25;
+
+fn sibling_names(seen: &Seen) -> bool {
+    seen.1 >= SIBLING_MIN_COSINE && seen.2 >= SIBLING_MIN_GAP
+}
+
+/// What the sibling model sees among the prints nearest the crop (`embedding`, the model's, at
+/// `corners`), at that turn or the card turned half round, with the corners of the turn it chose;
+/// `None` without a sibling model or near prints to tell apart.
+fn tell_siblings_apart(
+    learned: &Learned,
+    image: &Mat,
+    corners: &Corners,
+    embedding: &[f32],
+) -> Result<Option<(Seen, Corners)>, VisionError> {
+    let Some(siblings) = &learned.siblings else {
+        return Ok(None);
+    };
+    let ranked = learned.enrolment.ranked(embedding, SIBLING_CANDIDATES);
+    let Some(&(_, nearest)) = ranked.first() else {
+        return Ok(None);
+    };
+    if nearest < SIBLING_MIN_NEAREST {
+        return Ok(None);
+    }
+    let candidates: Vec<&str> = ranked
+        .iter()
+        .filter(|(_, c)| *c >= nearest - SIBLING_WITHIN)
+        .map(|(card, _)| *card)
+        .collect();
+    let turns = [*corners, turned(corners, 2)];
+    let ranked = siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?;
+    Ok(ranked.map(|(seen, i)| (seen, turns[i])))
 }
 
 /// A card named only once one side of its quad is moved ([`super::reshape`]) must be nearer its
@@ -278,15 +343,28 @@ pub fn enrolment_embedding(
     detector: &mut CardDetector,
     learned: &Learned,
     photo: &Mat,
-) -> Result<Option<(Vec<f32>, Patch)>, VisionError> {
+) -> Result<Option<EnrolledPhoto>, VisionError> {
     let Some(corners) = enrolment_corners(detector, photo)? else {
         return Ok(None);
     };
     let corners = px(&corners);
-    Ok(Some((
-        learned.embedder.embed(&warp_crop(photo, &corners)?)?,
-        Patch::cut(photo, &corners)?,
-    )))
+    let sibling = match &learned.siblings {
+        Some(s) => Some(s.embed_at(photo, &corners)?),
+        None => None,
+    };
+    Ok(Some(EnrolledPhoto {
+        embedding: learned.embedder.embed(&warp_crop(photo, &corners)?)?,
+        sibling,
+        patch: Patch::cut(photo, &corners)?,
+    }))
+}
+
+/// What a photo of one card enrols: the model's embedding, the sibling model's (when loaded) and
+/// the patch for comparing look-alike prints.
+pub struct EnrolledPhoto {
+    pub embedding: Vec<f32>,
+    pub sibling: Option<Vec<f32>>,
+    pub patch: Patch,
 }
 
 fn area(q: &[[f64; 2]; 4]) -> f64 {
