@@ -255,13 +255,20 @@ def _mark(img, c, r, colour, shape):
         cv2.rectangle(img, (x - r // 3, y - r), (x + r // 3, y + r), colour, -1, cv2.LINE_AA)
 
 
-def _count_marks(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
-    """Card `k` carries k + 1 marks and that numeral; everything else is the design's."""
-    p = d.params
+def _paper_in_border(img, p, px_per_mm: float) -> int:
+    """Fills the face with the border colour and the paper inside it; the border's width in px."""
     h, w = img.shape[:2]
     b = int(round(p["border_mm"] * px_per_mm))
     img[:] = p["border"]
     cv2.rectangle(img, (b, b), (w - 1 - b, h - 1 - b), p["paper"], -1)
+    return b
+
+
+def _count_marks(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
+    """Card `k` carries k + 1 marks and that numeral; everything else is the design's."""
+    p = d.params
+    h, w = img.shape[:2]
+    b = _paper_in_border(img, p, px_per_mm)
     font = p["font"]
     _text(img, None, p["title"], (b + 4, b + int(0.08 * h)), h / 500.0, p["ink"], font, 1)
     count = k + 1
@@ -315,9 +322,7 @@ def _dot_counts(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
     round, so the count shows twice."""
     p = d.params
     h, w = img.shape[:2]
-    b = int(round(p["border_mm"] * px_per_mm))
-    img[:] = p["border"]
-    cv2.rectangle(img, (b, b), (w - 1 - b, h - 1 - b), p["paper"], -1)
+    b = _paper_in_border(img, p, px_per_mm)
     font = p["font"]
     count = k + 1
     if p["title"]:

@@ -257,5 +257,6 @@ fn a_journal_whose_set_up_cannot_be_dealt_names_its_file_and_line() {
             "{name}: {err}"
         );
         let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
     }
 }
