@@ -198,7 +198,7 @@ impl Learned {
 
 /// The model's confidence from its lead over the runner-up: a lead of half the cosine range is
 /// certain.
-fn model_confidence(gap: f32) -> f32 {
+pub(crate) fn model_confidence(gap: f32) -> f32 {
     (gap / 0.5).clamp(0.0, 1.0)
 }
 

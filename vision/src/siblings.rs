@@ -2,7 +2,10 @@
 //! (pips, marks, a big numeral) sit a hair apart in the identifier's 40×56 embedding, so it abstains
 //! between them. A second model, trained on such siblings at twice the resolution
 //! (`models/identify/card_siblings.tflite`), compares the crop with the prints of the cards the first
-//! model found nearest, and names one only when it leads the others clearly.
+//! model found nearest, and names one only when it leads the others clearly. An experiment, used
+//! only where loaded (`arbiter eval-cards --siblings`): it names count siblings like those it was
+//! trained on, but on the held-out playing-card pips none right and a few wrong
+//! (models/detect/README.md).
 
 use crate::embed::{Embedder, Enrolment};
 use crate::VisionError;

@@ -3,7 +3,6 @@
 
 use super::{CardDetector, DetectedCard};
 use crate::detect::dist;
-use crate::embed::warp_crop;
 use crate::identifier::{Assessment, Learned, ModelThresholds, Verdict};
 use crate::lookalike::{Patch, Resolved};
 use crate::VisionError;
@@ -116,7 +115,7 @@ pub fn name_card(
             corners = *turned_corners;
             verdict = Verdict {
                 card: Some(seen.0.clone()),
-                confidence: (seen.2 / 0.5).clamp(0.0, 1.0),
+                confidence: crate::identifier::model_confidence(seen.2),
             };
         }
         siblings = told.map(|(seen, _)| seen);
@@ -353,7 +352,7 @@ pub fn enrolment_embedding(
         None => None,
     };
     Ok(Some(EnrolledPhoto {
-        embedding: learned.embedder.embed(&warp_crop(photo, &corners)?)?,
+        embedding: learned.embed_at(photo, &corners)?,
         sibling,
         patch: Patch::cut(photo, &corners)?,
     }))
