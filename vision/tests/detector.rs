@@ -113,6 +113,7 @@ fn broken_or_wrong_model_files_are_errors_that_name_the_file() {
         .expect("missing")
         .to_string()
         .contains("missing.tflite"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -374,6 +375,7 @@ fn a_detector_model_is_no_corner_refiner_and_the_error_names_it() {
         .err()
         .expect("half a model");
     assert!(err.to_string().contains("half.tflite"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[derive(serde::Deserialize)]
