@@ -284,8 +284,8 @@ def _count_marks(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
     return img
 
 
-def _count_positions(p, count, w, h, r):
-    """Where the design puts `count` marks, in pixels of a w×h face (marks of radius r)."""
+def _count_positions(p, count, w, h):
+    """Where the design puts `count` marks, in pixels of a w×h face."""
     arrangement = p["arrangement"]
     if arrangement == "ring":
         if count == 1:
@@ -333,7 +333,7 @@ def _dot_counts(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
     elif p["arrangement"] == "ring" and count > 1:
         r = min(r, int(0.4 * 0.6 * np.pi * min(w, h) / count))
     r = max(3, r)
-    for x, y in _count_positions(p, count, w, h, r):
+    for x, y in _count_positions(p, count, w, h):
         if p["arrangement"] == "tally":
             cv2.line(img, (x, y - r), (x, y + r), p["mark"], max(2, r // 3), cv2.LINE_AA)
         elif p["mark_shape"] < 4:
@@ -342,7 +342,7 @@ def _dot_counts(img, d: Design, k: int, px_per_mm: float) -> np.ndarray:
             _pip(img, (x, y), r, p["mark"], p["mark_shape"] - 4)
     if p["arrangement"] == "tally":
         for group in range(count // 5):
-            x0, y0 = _count_positions(p, 5 * group + 1, w, h, r)[-1]
+            x0, y0 = _count_positions(p, 5 * group + 1, w, h)[-1]
             cv2.line(img, (x0 - r // 2, y0 + r), (x0 + int(0.3 * w), y0 - r), p["mark"], max(2, r // 3), cv2.LINE_AA)
     label = str(count)
     if p["numeral"] == "big":

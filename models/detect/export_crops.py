@@ -33,13 +33,14 @@ SUPERSAMPLE = 4
 
 
 def warp_crop(image: np.ndarray, corners, size=(W, H)) -> np.ndarray:
-    W, H = size
+    w, h = size
+    big_w, big_h = w * SUPERSAMPLE, h * SUPERSAMPLE
     src = np.array(corners, np.float32)
-    dst = np.array([[0, 0], [W * SUPERSAMPLE, 0], [W * SUPERSAMPLE, H * SUPERSAMPLE], [0, H * SUPERSAMPLE]], np.float32)
+    dst = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    big = cv2.warpPerspective(image, m, (W * SUPERSAMPLE, H * SUPERSAMPLE), flags=cv2.INTER_LINEAR,
+    big = cv2.warpPerspective(image, m, (big_w, big_h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
-    return cv2.resize(big, (W, H), interpolation=cv2.INTER_AREA)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
 
 
 FAMILY_SETS = {"train": D.TRAIN_FAMILIES, "counts": D.IDENTIFIER_FAMILIES}

@@ -193,18 +193,14 @@ fn tell_siblings_apart(
     let Some(siblings) = &learned.siblings else {
         return Ok(None);
     };
-    let ranked = learned.enrolment.ranked(embedding, SIBLING_CANDIDATES);
-    let Some(&(_, nearest)) = ranked.first() else {
-        return Ok(None);
-    };
-    if nearest < SIBLING_MIN_NEAREST {
-        return Ok(None);
-    }
-    let candidates: Vec<&str> = ranked
-        .iter()
-        .filter(|(_, c)| *c >= nearest - SIBLING_WITHIN)
-        .map(|(card, _)| *card)
-        .collect();
+    let candidates = near_prints(
+        learned,
+        embedding,
+        SIBLING_CANDIDATES,
+        SIBLING_MIN_NEAREST,
+        SIBLING_WITHIN,
+        0,
+    );
     let turns = [*corners, turned(corners, 2)];
     let ranked = siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?;
     Ok(ranked.map(|(seen, i)| (seen, turns[i])))
@@ -250,6 +246,28 @@ fn name_with_one_side_moved(
     Ok(best)
 }
 
+/// The enrolled cards nearest `embedding`, at most `most`: those within `within` of the nearest and
+/// the first `always` whatever their cosine; none when the nearest is below `min_nearest`.
+fn near_prints<'a>(
+    learned: &'a Learned,
+    embedding: &[f32],
+    most: usize,
+    min_nearest: f32,
+    within: f32,
+    always: usize,
+) -> Vec<&'a str> {
+    let ranked = learned.enrolment.ranked(embedding, most);
+    match ranked.first() {
+        Some(&(_, nearest)) if nearest >= min_nearest => ranked
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, c))| *i < always || *c >= nearest - within)
+            .map(|(_, (card, _))| *card)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The look-alike comparison looks at this many nearest cards by embedding ...
 const LOOKALIKE_CANDIDATES: usize = 12;
 /// ... those within this cosine of the nearest ...
@@ -268,11 +286,17 @@ fn compare_lookalikes(
     quad: &Corners,
     embedding: &[f32],
 ) -> Result<Option<(Resolved, Corners)>, VisionError> {
-    let near = learned.enrolment.ranked(embedding, LOOKALIKE_CANDIDATES);
-    let Some(&(_, top)) = near.first() else {
-        return Ok(None);
-    };
-    if top < LOOKALIKE_MIN_COSINE {
+    // The runner-up always takes part, so that the lead says how much better the crop fits its card
+    // than any other, even when the embedding left the others far behind.
+    let mut candidates = near_prints(
+        learned,
+        embedding,
+        LOOKALIKE_CANDIDATES,
+        LOOKALIKE_MIN_COSINE,
+        LOOKALIKE_WITHIN,
+        2,
+    );
+    if candidates.is_empty() {
         return Ok(None);
     }
     let turns: Vec<Corners> = candidate_turns(quad)
@@ -283,14 +307,6 @@ fn compare_lookalikes(
         .iter()
         .map(|c| Patch::cut(image, &px(c)))
         .collect::<Result<_, _>>()?;
-    // The runner-up always takes part, so that the lead says how much better the crop fits its card
-    // than any other, even when the embedding left the others far behind.
-    let mut candidates: Vec<&str> = near
-        .iter()
-        .enumerate()
-        .filter(|(i, (_, c))| *i < 2 || *c >= top - LOOKALIKE_WITHIN)
-        .map(|(_, (id, _))| *id)
-        .collect();
     // The embedding can miss a sparse print's card altogether (a few marks on plain paper under a
     // colour cast): the prints that look most like the crop take part too.
     for card in learned.prints.nearest_by_look(&crops, LOOKALIKE_BY_LOOK) {
