@@ -303,6 +303,13 @@ pub enum Command {
         /// manifest.json) instead of rendering; --scenes limits how many.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
+        /// frame: our printed faces' black frame; both: also the learned detector (one
+        /// identifier only).
+        #[arg(long, value_enum, default_value = "frame")]
+        detector: DetectorArg,
+        /// The learned card detector's model (for --detector both).
+        #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
+        detector_model: PathBuf,
     },
     /// Score finding and naming cards of any printed design on an evaluation set written by
     /// models/detect/export_eval.py: every card enrolled from its one photo, then every scene
@@ -449,8 +456,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             players,
             mat,
             scenes_dir,
+            detector,
+            detector_model,
         } => {
             let cols = if players >= 4 { 5 } else { 4 };
+            let card_detector = match detector {
+                DetectorArg::Frame => None,
+                DetectorArg::Both => Some(learned_card_detector(&detector_model)?),
+            };
             let model = crate::paths::shipped(&model);
             if identifier.len() == 1 && hard.is_empty() && !unknown {
                 let eval = Eval {
@@ -463,6 +476,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     cols,
                     mat: mat.drawn(),
                     scenes_dir,
+                    card_detector,
                 };
                 return eval.run(
                     game,
@@ -472,6 +486,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 );
             }
             blitz_only(game)?;
+            if card_detector.is_some() {
+                anyhow::bail!("--detector both scores one identifier without --hard or --unknown");
+            }
             let mut options = vision::ScannerOptions::default();
             if let Some(m) = min_margin {
                 options.min_margin = m;
@@ -920,6 +937,7 @@ struct Eval {
     cols: u8,
     mat: Option<bool>,
     scenes_dir: Option<PathBuf>,
+    card_detector: Option<vision::detector::CardDetector>,
 }
 
 impl Eval {
@@ -940,6 +958,7 @@ impl Eval {
             cols,
             mat,
             scenes_dir,
+            card_detector,
         } = self;
         blitz_only(game)?;
         let cat = blitz::catalogue::Catalogue::demo();
@@ -964,7 +983,10 @@ impl Eval {
             crops: None,
             placements: Vec::new(),
         };
-        let scanner = crate::vision_compare::scanner_for(kind, &cat, &plan)?;
+        let mut scanner = crate::vision_compare::scanner_for(kind, &cat, &plan)?;
+        if let Some(d) = card_detector {
+            scanner = scanner.with_card_detector(d);
+        }
         let opts = vision::scene::SceneOptions {
             placements,
             cols: Some(cols),

@@ -385,6 +385,29 @@ pub fn card_corners(
     Ok(Some((corners, hm)))
 }
 
+/// Where the frame hole of one of our printed faces lies when the card's outline is `card` (any
+/// corner first, either way round): the inverse of [`card_corners`], in the winding the frame
+/// detector gives. `None` for degenerate geometry.
+pub fn hole_of_card(card: &[[f64; 2]; 4]) -> Result<Option<[[f64; 2]; 4]>, VisionError> {
+    let mut card = *card;
+    if geometry::signed_area(&card) < 0.0 {
+        card.swap(1, 3);
+    }
+    let side = |a: usize, b: usize| {
+        let (p, q) = (card[a % 4], card[b % 4]);
+        (p[0] - q[0]).hypot(p[1] - q[1])
+    };
+    // The card's short sides first, as the face's own corners have them.
+    let roll = usize::from(side(0, 1) + side(2, 3) > side(1, 2) + side(3, 0));
+    let outline: [[f64; 2]; 4] = std::array::from_fn(|k| card[(k + roll) % 4]);
+    let (w, h) = (crate::face::CARD_W_MM, crate::face::CARD_H_MM);
+    let rect = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let Some(hm) = geometry::homography(&rect, &outline, false)? else {
+        return Ok(None);
+    };
+    Ok(Some(hole_rect(w, h).map(|p| geometry::apply(&hm, p))))
+}
+
 /// Descriptors of a card laid upright (top away from the camera) in `image`: the largest frame hole.
 /// Returns the reference, its corners and, if it looks like a card already known, that card and its
 /// score.
@@ -440,5 +463,44 @@ impl ReferenceSet {
     pub fn save(&self, path: &std::path::Path) -> Result<(), VisionError> {
         let text = serde_json::to_string(self).map_err(|e| VisionError::Other(e.to_string()))?;
         crate::files::write_atomic(path, text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card's outline given from any corner, either way round, gives back the hole whose card
+    /// it is: `card_corners` of that hole is the same outline.
+    #[test]
+    fn the_hole_of_a_card_outline_is_the_one_whose_card_it_is() {
+        let hole = [[102.0, 51.0], [161.0, 58.0], [154.0, 140.0], [96.0, 131.0]];
+        let (card, _) = card_corners(&hole, 0).unwrap().unwrap();
+        for roll in 0..4 {
+            for reversed in [false, true] {
+                let mut given: [[f64; 2]; 4] = std::array::from_fn(|k| card[(k + roll) % 4]);
+                if reversed {
+                    given.reverse();
+                }
+                let found = hole_of_card(&given).unwrap().unwrap();
+                let (back, _) = card_corners(&found, 0).unwrap().unwrap();
+                let off = |q: &[[f64; 2]; 4]| {
+                    card.iter()
+                        .map(|p| {
+                            q.iter()
+                                .map(|r| (p[0] - r[0]).hypot(p[1] - r[1]))
+                                .fold(f64::MAX, f64::min)
+                        })
+                        .fold(0.0, f64::max)
+                };
+                assert!(
+                    off(&back) < 1e-6,
+                    "roll {roll} reversed {reversed}: {back:?}"
+                );
+                assert!(geometry::signed_area(&found) > 0.0);
+            }
+        }
+        let flat = [[0.0, 0.0], [10.0, 0.0], [20.0, 0.0], [30.0, 0.0]];
+        assert_eq!(hole_of_card(&flat).unwrap(), None);
     }
 }

@@ -7,7 +7,7 @@ use crate::detector::CardDetector;
 use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
-use crate::identify::{card_corners, hole_patches, ReferenceSet};
+use crate::identify::{card_corners, hole_of_card, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
 use crate::memory::{IdentifiedQuad, SinceScan, TableMemory, Unchanged};
 use crate::table::{grid_cell, MatOnly, NamedCard, TableLayout};
@@ -158,11 +158,25 @@ impl Scanner {
         let Some(detector) = &self.card_detector else {
             return Ok((Vec::new(), 0.0));
         };
+        // Only a named card claims its place: an unnamed frame quad inside another design's
+        // card is that card's printed frame, not a card.
+        let named: Vec<&[[f64; 2]; 4]> = found
+            .iter()
+            .filter(|f| f.card.is_some())
+            .map(|f| &f.corners)
+            .collect();
+        let unclaimed = |quad: &[[f64; 2]; 4]| {
+            let centre = geometry::centroid(quad);
+            !named.iter().any(|&f| {
+                geometry::point_in_convex(centre, f)
+                    || geometry::point_in_convex(geometry::centroid(f), quad)
+            })
+        };
         let t = Instant::now();
         let detected = detector
             .lock()
             .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-            .detect(image)?;
+            .detect_where(image, unclaimed)?;
         let detect_ms = ms(t);
         let learned = match &self.identifier {
             Identifier::Model(l) | Identifier::Fused(l) => Some(l),
@@ -170,14 +184,23 @@ impl Scanner {
         };
         let mut out = Vec::new();
         for card in detected {
-            let centre = geometry::centroid(&card.corners);
-            // Only a named card claims its place: an unnamed frame quad inside another design's
-            // card is that card's printed frame, not a card.
-            let known = found.iter().filter(|f| f.card.is_some()).any(|f| {
-                geometry::point_in_convex(centre, &f.corners)
-                    || geometry::point_in_convex(geometry::centroid(&f.corners), &card.corners)
-            });
-            if known {
+            // The fitted outline may have moved onto a named card.
+            if !unclaimed(&card.corners) {
+                continue;
+            }
+            // One of our own faces is named as its frame hole is, by the table's identifier.
+            let as_frame = match card.partly_hidden {
+                false => match hole_of_card(&card.corners)? {
+                    Some(hole) => self.identify_quad(image, &hole, &mut 0.0)?,
+                    None => None,
+                },
+                true => None,
+            };
+            if let Some(f) = as_frame.filter(|f| f.card.is_some()) {
+                out.push(Found {
+                    any_design: true,
+                    ..f
+                });
                 continue;
             }
             let (corners, verdict) = match learned {

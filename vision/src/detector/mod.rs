@@ -174,6 +174,17 @@ impl CardDetector {
 
     /// The cards in a BGR frame of any size.
     pub fn detect(&mut self, image: &Mat) -> Result<Vec<DetectedCard>, VisionError> {
+        self.detect_where(image, |_| true)
+    }
+
+    /// As [`CardDetector::detect`], but only the cards whose first outline `wanted` keeps are
+    /// fitted to the edges and refined (the costly stages) and returned: a caller that already
+    /// knows most cards pays only for the others.
+    pub fn detect_where(
+        &mut self,
+        image: &Mat,
+        wanted: impl Fn(&[[f64; 2]; 4]) -> bool,
+    ) -> Result<Vec<DetectedCard>, VisionError> {
         if image.typ() != CV_8UC3 || image.cols() < 8 || image.rows() < 8 {
             return Err(VisionError::Other(format!(
                 "detector: a BGR u8 frame of at least 8×8 px is needed, got {}×{} type {}",
@@ -220,6 +231,7 @@ impl CardDetector {
                 partly_hidden: c.hidden || reaches_past_frame(&corners, iw, ih),
                 score: c.score,
             })
+            .filter(|c: &DetectedCard| wanted(&c.corners))
             .collect();
         self.timings.quads_ms = ms(t);
 
