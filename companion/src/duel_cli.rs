@@ -106,6 +106,8 @@ enum Cmd {
         /// Print the summary and the rows by condition as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        detector: crate::vision_cli::DetectorChoice,
     },
 }
 
@@ -148,10 +150,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             mat,
             scenes_dir,
             json,
-        } => match scenes_dir {
-            Some(dir) => table::eval_external(&dir, scenes, json),
-            None => table::eval(seed, scenes, camera.placements(), mat.drawn(), json),
-        },
+            detector,
+        } => {
+            let card_detector = detector.card_detector()?;
+            match scenes_dir {
+                Some(dir) => table::eval_external(&dir, scenes, json, card_detector),
+                None => table::eval(
+                    seed,
+                    scenes,
+                    camera.placements(),
+                    mat.drawn(),
+                    json,
+                    card_detector,
+                ),
+            }
+        }
         Cmd::CheckDeck {
             file,
             catalogue,

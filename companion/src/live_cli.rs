@@ -169,7 +169,7 @@ fn open_source(
     // The faces are designed once for both the classical references and the model.
     let designs = vision::distinct::blitz_designs(&catalogue.cards)?;
     let refs = vision::identify::ReferenceSet::from_designs(&designs)?;
-    let scanner = identifier.with_detector(
+    let scanner = identifier.detector.added_to(
         vision::Scanner::with_refs(catalogue, refs, options)
             .with_identifier(identifier.load(&designs)?),
     )?;
@@ -253,7 +253,7 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
                     args.identifier
                         .load(&vision::distinct::blitz_designs(&Catalogue::demo().cards)?)?,
                 )
-                .with_card_detector(args.identifier.card_detector()?),
+                .with_card_detector(args.identifier.detector.card_detector()?),
         )
     };
     let (mut feed, script, scenario) = demo_feed(recognizer)?;

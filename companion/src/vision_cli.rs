@@ -115,8 +115,15 @@ pub struct IdentifierChoice {
     /// The learned identifier's model (for model and fused).
     #[arg(long, default_value = "models/identify/card_embed.tflite")]
     pub model: PathBuf,
+    #[command(flatten)]
+    pub detector: DetectorChoice,
+}
+
+/// Which detectors find the cards of a table.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DetectorChoice {
     /// frame: find cards by our printed faces' black frame; both: also find cards of any printed
-    /// design with the learned detector (named by --identifier model or fused).
+    /// design with the learned detector (our own faces named as their frame is).
     #[arg(long, value_enum, default_value = "frame")]
     pub detector: DetectorArg,
     /// The learned card detector's model (for --detector both).
@@ -146,7 +153,7 @@ pub enum DetectorArg {
     Both,
 }
 
-impl IdentifierChoice {
+impl DetectorChoice {
     /// The learned card detector, when `--detector both` asks for it.
     pub fn card_detector(&self) -> anyhow::Result<Option<vision::detector::CardDetector>> {
         match self.detector {
@@ -156,13 +163,15 @@ impl IdentifierChoice {
     }
 
     /// `scanner` with the learned card detector added when asked for.
-    pub fn with_detector(&self, scanner: vision::Scanner) -> anyhow::Result<vision::Scanner> {
+    pub fn added_to(&self, scanner: vision::Scanner) -> anyhow::Result<vision::Scanner> {
         Ok(match self.card_detector()? {
             Some(d) => scanner.with_card_detector(d),
             None => scanner,
         })
     }
+}
 
+impl IdentifierChoice {
     /// The chosen identifier with every face of `designs` (a Blitz catalogue's, from
     /// `vision::distinct::blitz_designs`) enrolled.
     pub fn load(
@@ -303,13 +312,9 @@ pub enum Command {
         /// manifest.json) instead of rendering; --scenes limits how many.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
-        /// frame: our printed faces' black frame; both: also the learned detector (one
-        /// identifier only).
-        #[arg(long, value_enum, default_value = "frame")]
-        detector: DetectorArg,
-        /// The learned card detector's model (for --detector both).
-        #[arg(long, default_value = vision::detector::DEFAULT_MODEL)]
-        detector_model: PathBuf,
+        /// (--detector both: one identifier only.)
+        #[command(flatten)]
+        detector: DetectorChoice,
     },
     /// Score finding and naming cards of any printed design on an evaluation set written by
     /// models/detect/export_eval.py: every card enrolled from its one photo, then every scene
@@ -457,13 +462,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             mat,
             scenes_dir,
             detector,
-            detector_model,
         } => {
             let cols = if players >= 4 { 5 } else { 4 };
-            let card_detector = match detector {
-                DetectorArg::Frame => None,
-                DetectorArg::Both => Some(learned_card_detector(&detector_model)?),
-            };
+            let card_detector = detector.card_detector()?;
             let model = crate::paths::shipped(&model);
             if identifier.len() == 1 && hard.is_empty() && !unknown {
                 let eval = Eval {
@@ -766,7 +767,9 @@ fn scanner(
         allied_towards: table.allied_towards,
         ..Default::default()
     };
-    identifier.with_detector(vision::Scanner::with_refs(cat, set, options).with_identifier(chosen))
+    identifier
+        .detector
+        .added_to(vision::Scanner::with_refs(cat, set, options).with_identifier(chosen))
 }
 
 fn scan(scanner: vision::Scanner, json: bool, images: Vec<PathBuf>) -> anyhow::Result<ExitCode> {

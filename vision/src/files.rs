@@ -77,6 +77,7 @@ mod tests {
         write_atomic(&p, b"new contents").unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "new contents");
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[cfg(unix)]
@@ -90,5 +91,6 @@ mod tests {
         let err = write_atomic(&link, b"overwritten").unwrap_err();
         assert!(err.to_string().contains("symbolic link"), "{err}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

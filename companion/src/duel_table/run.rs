@@ -340,10 +340,11 @@ pub fn eval(
     placements: Vec<vision::scene::Placement>,
     aruco_mat: Option<bool>,
     json: bool,
+    card_detector: Option<vision::detector::CardDetector>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
-    let mut scanner = duel_scanner(&cat)?;
+    let mut scanner = eval_scanner(&cat, card_detector)?;
     let outcomes = vision::games::duel::run(
         &renderer,
         &mut scanner,
@@ -360,9 +361,14 @@ pub fn eval(
 }
 
 /// Scores the first `limit` tables of another compositor's folder.
-pub fn eval_external(dir: &Path, limit: usize, json: bool) -> anyhow::Result<ExitCode> {
+pub fn eval_external(
+    dir: &Path,
+    limit: usize,
+    json: bool,
+    card_detector: Option<vision::detector::CardDetector>,
+) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
-    let mut scanner = duel_scanner(&cat)?;
+    let mut scanner = eval_scanner(&cat, card_detector)?;
     let mut scenes = vision::games::duel::load_scenes(dir)?;
     scenes.truncate(limit);
     anyhow::ensure!(
@@ -373,6 +379,18 @@ pub fn eval_external(dir: &Path, limit: usize, json: bool) -> anyhow::Result<Exi
     let first = scenes[0].seed;
     let outcomes = vision::games::duel::run_external(&mut scanner, dir, &scenes, |_, _, _| {})?;
     report(&outcomes, first, &dir.display().to_string(), json)
+}
+
+/// The table's scanner, with the learned detector when one is given.
+fn eval_scanner(
+    cat: &duel::Catalogue,
+    card_detector: Option<vision::detector::CardDetector>,
+) -> anyhow::Result<vision::Scanner> {
+    let scanner = duel_scanner(cat)?;
+    Ok(match card_detector {
+        Some(d) => scanner.with_card_detector(d),
+        None => scanner,
+    })
 }
 
 fn report(

@@ -33,7 +33,7 @@ fn placed(card: &str, cell: (i8, i8)) -> TableEvent {
 /// A game with a journal in a temp file, at round 1's deploy step.
 fn journalled_at_deploy(name: &str) -> (Session, std::path::PathBuf, Arc<Catalogue>) {
     let path = std::env::temp_dir().join(format!("arbiter-{name}-{}.jsonl", std::process::id()));
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
     let catalogue = Arc::new(Catalogue::demo());
     let mut s = Session::new(header(true), catalogue.clone(), Some(&path)).unwrap();
     open_to_deploy(&mut s);
@@ -205,7 +205,7 @@ fn issue_4_a_killed_game_resumes_with_every_committed_action() {
     assert!(warning.is_none());
     assert_eq!(resumed.state.placed, before);
     assert_eq!(resumed.state.actor(), turn);
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn issue_4_an_overruled_change_is_journalled_and_resumed() {
     drop(s);
     let (resumed, _) = Session::resume(&path, catalogue).unwrap();
     assert_eq!(resumed.state.placed, before);
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
 }
 
 #[test]
@@ -256,7 +256,6 @@ fn a_journal_whose_set_up_cannot_be_dealt_names_its_file_and_line() {
             err.contains(&format!("{}:1:", path.display())),
             "{name}: {err}"
         );
-        let _ = std::fs::remove_file(&path);
-        let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
+        crate::table::journal::remove_with_lock(&path);
     }
 }

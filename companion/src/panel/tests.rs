@@ -327,8 +327,7 @@ fn confirming_app(name: &str) -> (BlitzApp, std::path::PathBuf) {
         "arbiter-confirm-{name}-{}.jsonl",
         std::process::id()
     ));
-    let _ = std::fs::remove_file(&path);
-    let _ = std::fs::remove_file(path.with_extension("jsonl.lock"));
+    crate::table::journal::remove_with_lock(&path);
     let mut app = app_at_deploy_journalled(Some(&path));
     app.runner
         .session
@@ -392,7 +391,7 @@ fn a_seen_change_waits_for_ok_and_enter_commits_it() {
         lines_before + 1,
         "a rejection commits nothing"
     );
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
 }
 
 /// "Correct…" puts what the camera understood in the correction box; the typed action replaces
@@ -422,7 +421,7 @@ fn a_seen_change_is_corrected_by_typing_the_right_action() {
         last.contains("deploy us-u01 C3") && last.contains("Panel"),
         "{last}"
     );
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
 }
 
 /// First-round policy: from round 2 the panel asks once whether to go on confirming; the answer
@@ -454,5 +453,5 @@ fn after_the_first_round_the_panel_asks_whether_to_go_on_confirming() {
     drop(h);
     let (resumed, _) = Session::resume(&path, Arc::new(Catalogue::demo())).unwrap();
     assert_eq!(resumed.confirm, crate::live::confirm::Confirm::Stable);
-    let _ = std::fs::remove_file(&path);
+    crate::table::journal::remove_with_lock(&path);
 }

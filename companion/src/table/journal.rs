@@ -31,11 +31,23 @@ pub struct Resumed<H, E> {
     pub warning: Option<String>,
 }
 
-/// The lock file beside `path` (`FILE.lock`), opened (created when missing, never a link).
-fn lock_file(path: &Path) -> anyhow::Result<(File, PathBuf)> {
+/// Where the lock beside the journal `path` lies (`FILE.lock`).
+fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
-    let lock_path = PathBuf::from(name);
+    PathBuf::from(name)
+}
+
+/// A test's journal and its lock removed (they would pile up in the temporary folder).
+#[cfg(test)]
+pub fn remove_with_lock(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(lock_path(path));
+}
+
+/// The lock file beside `path` (`FILE.lock`), opened (created when missing, never a link).
+fn lock_file(path: &Path) -> anyhow::Result<(File, PathBuf)> {
+    let lock_path = lock_path(path);
     refuse_link(&lock_path)?;
     let file = OpenOptions::new()
         .create(true)
