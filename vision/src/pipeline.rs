@@ -96,6 +96,8 @@ pub(crate) struct Found {
     model_sure: bool,
     /// Found by the design-agnostic detector: its size says nothing against our printed faces'.
     any_design: bool,
+    /// The classical matcher named the card from its frame hole: one of our own printed faces.
+    frame_named: bool,
 }
 
 impl Scanner {
@@ -188,7 +190,9 @@ impl Scanner {
             if !unclaimed(&card.corners) {
                 continue;
             }
-            // One of our own faces is named as its frame hole is, by the table's identifier.
+            // One of our own faces (the classical matcher knows it by its frame) is named as its
+            // frame hole is, by the table's identifier; any other print by the model's stricter
+            // rule for cards of any design.
             let as_frame = match card.partly_hidden {
                 false => match hole_of_card(&card.corners)? {
                     Some(hole) => self.identify_quad(image, &hole, &mut 0.0)?,
@@ -196,7 +200,7 @@ impl Scanner {
                 },
                 true => None,
             };
-            if let Some(f) = as_frame.filter(|f| f.card.is_some()) {
+            if let Some(f) = as_frame.filter(|f| f.frame_named && f.card.is_some()) {
                 out.push(Found {
                     any_design: true,
                     ..f
@@ -218,6 +222,7 @@ impl Scanner {
                 card: verdict.card,
                 confidence: verdict.confidence,
                 covered: card.partly_hidden,
+                frame_named: false,
             });
         }
         Ok((out, detect_ms))
@@ -253,6 +258,7 @@ impl Scanner {
         } else {
             Verdict::abstain()
         };
+        let frame_named = hash.card.is_some();
         let t = Instant::now();
         let px = |c: &[[f64; 2]; 4]| c.map(|p| [p[0] as f32, p[1] as f32]);
         let mut corners = corners;
@@ -297,6 +303,7 @@ impl Scanner {
             card: verdict.card,
             confidence: verdict.confidence,
             covered,
+            frame_named,
         }))
     }
 
