@@ -32,6 +32,8 @@ pub struct Plan {
     pub crops: Option<PathBuf>,
     /// Where the scenes' camera may stand (empty: behind the Allied player).
     pub placements: Vec<vision::scene::Placement>,
+    /// The detectors each scanner finds cards with.
+    pub detector: crate::vision_cli::DetectorChoice,
 }
 
 pub const CROPS_EACH: usize = 24;
@@ -126,7 +128,8 @@ fn scanner(
 ) -> anyhow::Result<Scanner> {
     let refs = ReferenceSet::from_faces(faces.iter().copied())?;
     let identifier = identifier(kind, faces, &plan.model, plan.thresholds)?;
-    Ok(Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier))
+    plan.detector
+        .added_to(Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier))
 }
 
 /// A scanner with every catalogue card enrolled, naming cards with `kind`.

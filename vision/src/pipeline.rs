@@ -96,8 +96,15 @@ pub(crate) struct Found {
     model_sure: bool,
     /// Found by the design-agnostic detector: its size says nothing against our printed faces'.
     any_design: bool,
-    /// The classical matcher named the card from its frame hole: one of our own printed faces.
-    frame_named: bool,
+}
+
+/// Where a frame hole to identify came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HoleFrom {
+    /// Found as a frame hole.
+    Frame,
+    /// Put where a card outline found another way has its hole, if it is one of our faces.
+    Outline,
 }
 
 impl Scanner {
@@ -152,10 +159,13 @@ impl Scanner {
     /// Cards the learned detector finds where no frame hole was named: each is named by the model's
     /// nearest enrolled print (its thresholds decide), or reported unnamed. Also the milliseconds
     /// the detection (not the naming) took.
+    /// With the mat's `table` homography (image to mm), outlines that are not card-sized on the
+    /// table (its markers, its printed labels) are not cards.
     fn learned_cards(
         &self,
         image: &Mat,
         found: &[Found],
+        table: Option<&geometry::H3>,
     ) -> Result<(Vec<Found>, f64), VisionError> {
         let Some(detector) = &self.card_detector else {
             return Ok((Vec::new(), 0.0));
@@ -174,11 +184,15 @@ impl Scanner {
                     || geometry::point_in_convex(geometry::centroid(f), quad)
             })
         };
+        let card_shaped = |quad: &[[f64; 2]; 4]| match table {
+            None => true,
+            Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
+        };
         let t = Instant::now();
         let detected = detector
             .lock()
             .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-            .detect_where(image, unclaimed)?;
+            .detect_where(image, |q| unclaimed(q) && card_shaped(q))?;
         let detect_ms = ms(t);
         let learned = match &self.identifier {
             Identifier::Model(l) | Identifier::Fused(l) => Some(l),
@@ -195,12 +209,12 @@ impl Scanner {
             // rule for cards of any design.
             let as_frame = match card.partly_hidden {
                 false => match hole_of_card(&card.corners)? {
-                    Some(hole) => self.identify_quad(image, &hole, &mut 0.0)?,
+                    Some(hole) => self.identify_quad(image, &hole, HoleFrom::Outline, &mut 0.0)?,
                     None => None,
                 },
                 true => None,
             };
-            if let Some(f) = as_frame.filter(|f| f.frame_named && f.card.is_some()) {
+            if let Some(f) = as_frame.filter(|f| f.card.is_some()) {
                 out.push(Found {
                     any_design: true,
                     ..f
@@ -222,18 +236,19 @@ impl Scanner {
                 card: verdict.card,
                 confidence: verdict.confidence,
                 covered: card.partly_hidden,
-                frame_named: false,
             });
         }
         Ok((out, detect_ms))
     }
 
-    /// Matches one frame hole against the references; `None` when nothing could be compared.
+    /// Matches one frame hole against the references; `None` when nothing could be compared, or
+    /// when a hole put in an outline is not one the classical matcher names.
     /// `extra_ms` gathers the time the chosen identifier spends beyond the classical matcher.
     fn identify_quad(
         &self,
         image: &Mat,
         hole: &[[f64; 2]; 4],
+        from: HoleFrom,
         extra_ms: &mut f64,
     ) -> Result<Option<Found>, VisionError> {
         let rolls = hole_patches(image, hole)?;
@@ -258,7 +273,9 @@ impl Scanner {
         } else {
             Verdict::abstain()
         };
-        let frame_named = hash.card.is_some();
+        if from == HoleFrom::Outline && hash.card.is_none() {
+            return Ok(None);
+        }
         let t = Instant::now();
         let px = |c: &[[f64; 2]; 4]| c.map(|p| [p[0] as f32, p[1] as f32]);
         let mut corners = corners;
@@ -303,7 +320,6 @@ impl Scanner {
             card: verdict.card,
             confidence: verdict.confidence,
             covered,
-            frame_named,
         }))
     }
 
@@ -394,7 +410,10 @@ impl Scanner {
                     quads_taken_again += 1;
                     (q.found.clone(), q.taken_again + 1)
                 }
-                None => (self.identify_quad(image, points, extra_ms)?, 0),
+                None => (
+                    self.identify_quad(image, points, HoleFrom::Frame, extra_ms)?,
+                    0,
+                ),
             };
             identified.push(IdentifiedQuad {
                 quad: *points,
@@ -425,7 +444,7 @@ impl Scanner {
                 found.extend(inner);
             }
         }
-        let (more, learned_detect_ms) = self.learned_cards(image, &found)?;
+        let (more, learned_detect_ms) = self.learned_cards(image, &found, table)?;
         quads += more.len() as u32;
         found.retain(|f| {
             let c = geometry::centroid(&f.corners);

@@ -21,6 +21,7 @@ pub fn open_source(
     spec: &SourceSpec,
     resume_after: Option<u64>,
     cat: &duel::Catalogue,
+    card_detector: Option<vision::detector::CardDetector>,
 ) -> anyhow::Result<DuelFeed> {
     let source: Box<dyn FrameSource> =
         match (spec.open_recorded_or_camera()?, spec.synthetic_seed()) {
@@ -29,7 +30,7 @@ pub fn open_source(
             (None, None) => anyhow::bail!("--source {spec}: expected {SOURCE_GRAMMAR}"),
         };
     let source = after_journal(source, spec, resume_after);
-    let scanner = duel_scanner(cat)?;
+    let scanner = table_scanner(cat, card_detector)?;
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
 }
 
@@ -77,6 +78,8 @@ pub struct TableArgs {
     /// the lines as they come.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub detector: crate::vision_cli::DetectorChoice,
 }
 
 /// Plays the demo decks at the table: the panel, or (headless) a log of what was read and ruled.
@@ -106,7 +109,7 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let resume_after = resumed.as_ref().and_then(|r| r.0.last_frame);
     let mut feed = source
         .as_ref()
-        .map(|s| open_source(s, resume_after, &cat))
+        .map(|s| open_source(s, resume_after, &cat, args.detector.card_detector()?))
         .transpose()?;
     let (mut session, resumed_steps) = match (resumed, &args.resume) {
         (Some((session, header, warning)), Some(path)) => {
@@ -344,7 +347,7 @@ pub fn eval(
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
-    let mut scanner = eval_scanner(&cat, card_detector)?;
+    let mut scanner = table_scanner(&cat, card_detector)?;
     let outcomes = vision::games::duel::run(
         &renderer,
         &mut scanner,
@@ -368,7 +371,7 @@ pub fn eval_external(
     card_detector: Option<vision::detector::CardDetector>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
-    let mut scanner = eval_scanner(&cat, card_detector)?;
+    let mut scanner = table_scanner(&cat, card_detector)?;
     let mut scenes = vision::games::duel::load_scenes(dir)?;
     scenes.truncate(limit);
     anyhow::ensure!(
@@ -382,7 +385,7 @@ pub fn eval_external(
 }
 
 /// The table's scanner, with the learned detector when one is given.
-fn eval_scanner(
+fn table_scanner(
     cat: &duel::Catalogue,
     card_detector: Option<vision::detector::CardDetector>,
 ) -> anyhow::Result<vision::Scanner> {

@@ -671,8 +671,8 @@ fn journal_lines(path: &std::path::Path) -> Vec<String> {
 /// sightings, as `duel table --source synthetic:3` reads them.
 fn scripted_sightings() -> Vec<crate::live::tracker::FrameSightings> {
     let spec = crate::table::source::SourceSpec::Synthetic(Some(3));
-    let mut feed =
-        super::run::open_source(&spec, None, &duel::Catalogue::demo()).expect("the scripted table");
+    let mut feed = super::run::open_source(&spec, None, &duel::Catalogue::demo(), None)
+        .expect("the scripted table");
     let mut out = Vec::new();
     loop {
         match crate::panel::feed::Feed::poll(&mut feed) {
