@@ -98,6 +98,40 @@ pub(crate) struct Found {
     any_design: bool,
 }
 
+/// Around the named cards, a card's length and a half beyond them on every side (a row or
+/// column the frame holes missed lies within it), when that is less than most of the frame.
+fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<opencv::core::Rect> {
+    let points = named.iter().flat_map(|q| q.iter());
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for p in points {
+        (x0, y0) = (x0.min(p[0]), y0.min(p[1]));
+        (x1, y1) = (x1.max(p[0]), y1.max(p[1]));
+    }
+    let longest_side = named
+        .iter()
+        .flat_map(|q| (0..4).map(|k| crate::detect::dist(q[k], q[(k + 1) % 4])))
+        .fold(0.0, f64::max);
+    if longest_side <= 0.0 {
+        return None;
+    }
+    let reach = 1.5 * longest_side;
+    let (w, h) = (f64::from(width), f64::from(height));
+    let (x0, y0) = ((x0 - reach).max(0.0).floor(), (y0 - reach).max(0.0).floor());
+    let (x1, y1) = ((x1 + reach).min(w).ceil(), (y1 + reach).min(h).ceil());
+    if (x1 - x0) * (y1 - y0) > CARDS_REGION_MAX_SHARE * w * h {
+        return None;
+    }
+    Some(opencv::core::Rect::new(
+        x0 as i32,
+        y0 as i32,
+        (x1 - x0) as i32,
+        (y1 - y0) as i32,
+    ))
+}
+
+/// A region of the frame bigger than this share of it is looked at whole.
+const CARDS_REGION_MAX_SHARE: f64 = 0.8;
+
 /// Where a frame hole to identify came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum HoleFrom {
@@ -159,7 +193,9 @@ impl Scanner {
     /// Cards the learned detector finds where no frame hole was named: each is named by the model's
     /// nearest enrolled print (its thresholds decide), or reported unnamed. Also the milliseconds
     /// the detection (not the naming) took.
-    /// With the mat's `table` homography (image to mm), outlines that are not card-sized on the
+    ///
+    /// Where cards were named, the detector looks only around them (far cards then get more of
+    /// the model's input). With the mat's `table` homography (image to mm), outlines that are not card-sized on the
     /// table (its markers, its printed labels) are not cards.
     fn learned_cards(
         &self,
@@ -189,10 +225,26 @@ impl Scanner {
             Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
         };
         let t = Instant::now();
-        let detected = detector
+        let region = cards_region(&named, image.cols(), image.rows());
+        let cropped;
+        let (view, [ox, oy]) = match region {
+            Some(r) => {
+                cropped = Mat::roi(image, r)?.try_clone()?;
+                (&cropped, [r.x as f64, r.y as f64])
+            }
+            None => (image, [0.0, 0.0]),
+        };
+        let in_frame = |q: &[[f64; 2]; 4]| q.map(|p| [p[0] + ox, p[1] + oy]);
+        let mut detected = detector
             .lock()
             .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-            .detect_where(image, |q| unclaimed(q) && card_shaped(q))?;
+            .detect_where(view, |q| {
+                let q = in_frame(q);
+                unclaimed(&q) && card_shaped(&q)
+            })?;
+        for card in &mut detected {
+            card.corners = in_frame(&card.corners);
+        }
         let detect_ms = ms(t);
         let learned = match &self.identifier {
             Identifier::Model(l) | Identifier::Fused(l) => Some(l),
@@ -639,4 +691,29 @@ pub fn read_image(path: &std::path::Path) -> Result<Mat, VisionError> {
         });
     }
     Ok(img)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(x: f64, y: f64) -> [[f64; 2]; 4] {
+        [[x, y], [x + 40.0, y], [x + 40.0, y + 56.0], [x, y + 56.0]]
+    }
+
+    /// The region reaches a card's length and a half past the named cards, stays in the frame,
+    /// and is the whole frame (None) with no card named or when it would cover most of it.
+    #[test]
+    fn the_learned_detector_looks_around_the_named_cards() {
+        let (a, b) = (card(500.0, 300.0), card(600.0, 380.0));
+        let r = cards_region(&[&a, &b], 1280, 720).expect("a region");
+        assert_eq!((r.x, r.y, r.width, r.height), (416, 216, 308, 304));
+        let edge = card(10.0, 650.0);
+        let r = cards_region(&[&edge], 1280, 720).expect("a region");
+        assert_eq!((r.x, r.y), (0, 566));
+        assert_eq!((r.x + r.width, r.y + r.height), (134, 720));
+        assert!(cards_region(&[], 1280, 720).is_none());
+        let spread = [card(100.0, 100.0), card(1100.0, 600.0)];
+        assert!(cards_region(&[&spread[0], &spread[1]], 1280, 720).is_none());
+    }
 }
