@@ -152,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             json,
             detector,
         } => {
-            let card_detector = detector.card_detector()?;
+            let card_detector = detector.card_detector(crate::vision_cli::DUEL_DETECTOR)?;
             match scenes_dir {
                 Some(dir) => table::eval_external(&dir, scenes, json, card_detector),
                 None => table::eval(

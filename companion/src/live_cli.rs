@@ -253,7 +253,11 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
                     args.identifier
                         .load(&vision::distinct::blitz_designs(&Catalogue::demo().cards)?)?,
                 )
-                .with_card_detector(args.identifier.detector.card_detector()?),
+                .with_card_detector(
+                    args.identifier
+                        .detector
+                        .card_detector(crate::vision_cli::BLITZ_DETECTOR)?,
+                ),
         )
     };
     let (mut feed, script, scenario) = demo_feed(recognizer)?;

@@ -129,10 +129,11 @@ fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<ope
     ))
 }
 
-/// A hole put in an outline found another way is one of our faces only when the classical
-/// matcher names it with at least this confidence (its lead over the best other card, 0.25 = 1):
-/// nothing else says a frame is there. Chosen on the Duel tuning tables 621100–621399, where
-/// outlines on the mat and the table were named at 0.20–0.42 (wrong names 10 → 1 of 300 tables).
+/// Without the model to check it, a hole put in an outline found another way is one of our faces
+/// only when the classical matcher names it with at least this confidence (its lead over the best
+/// other card, 0.25 = 1): nothing else says a frame is there. Chosen on the Duel tuning tables
+/// 621100–621399, where outlines on the mat and the table were named at 0.20–0.42 (wrong names
+/// 10 → 1 of 300 tables).
 const OUTLINE_MIN_CONFIDENCE: f32 = 0.5;
 
 /// A region of the frame bigger than this share of it is looked at whole.
@@ -331,8 +332,12 @@ impl Scanner {
         } else {
             Verdict::abstain()
         };
-        if from == HoleFrom::Outline && hash.confidence < OUTLINE_MIN_CONFIDENCE {
-            return Ok(None);
+        if from == HoleFrom::Outline {
+            // The model checks every name it fuses; the classical matcher alone must be sure.
+            let checked = matches!(self.identifier, Identifier::Model(_) | Identifier::Fused(_));
+            if hash.card.is_none() || (!checked && hash.confidence < OUTLINE_MIN_CONFIDENCE) {
+                return Ok(None);
+            }
         }
         let t = Instant::now();
         let px = |c: &[[f64; 2]; 4]| c.map(|p| [p[0] as f32, p[1] as f32]);

@@ -109,7 +109,15 @@ pub fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
     let resume_after = resumed.as_ref().and_then(|r| r.0.last_frame);
     let mut feed = source
         .as_ref()
-        .map(|s| open_source(s, resume_after, &cat, args.detector.card_detector()?))
+        .map(|s| {
+            open_source(
+                s,
+                resume_after,
+                &cat,
+                args.detector
+                    .card_detector(crate::vision_cli::DUEL_DETECTOR)?,
+            )
+        })
         .transpose()?;
     let (mut session, resumed_steps) = match (resumed, &args.resume) {
         (Some((session, header, warning)), Some(path)) => {
