@@ -3,7 +3,7 @@
 use crate::calibrate;
 use crate::detect::{card_sized, find_holes, DetectOptions};
 use crate::detector::name::name_card;
-use crate::detector::CardDetector;
+use crate::detector::{CardDetector, DetectedCard};
 use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
@@ -129,6 +129,43 @@ fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<ope
     ))
 }
 
+/// The learned detector's outlines that `unclaimed` keeps, in frame pixels. Where cards were
+/// named it looks only around them (far cards then get more of the model's input); with the mat's
+/// `table` homography (image to mm), outlines not card-sized on the table (its markers, its printed
+/// labels) are no cards.
+fn unclaimed_outlines(
+    detector: &Mutex<CardDetector>,
+    image: &Mat,
+    named: &[&[[f64; 2]; 4]],
+    table: Option<&geometry::H3>,
+    unclaimed: impl Fn(&[[f64; 2]; 4]) -> bool,
+) -> Result<Vec<DetectedCard>, VisionError> {
+    let card_shaped = |quad: &[[f64; 2]; 4]| match table {
+        None => true,
+        Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
+    };
+    let cropped;
+    let (view, [ox, oy]) = match cards_region(named, image.cols(), image.rows()) {
+        Some(r) => {
+            cropped = Mat::roi(image, r)?.try_clone()?;
+            (&cropped, [f64::from(r.x), f64::from(r.y)])
+        }
+        None => (image, [0.0, 0.0]),
+    };
+    let in_frame = |q: &[[f64; 2]; 4]| q.map(|p| [p[0] + ox, p[1] + oy]);
+    let mut detected = detector
+        .lock()
+        .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
+        .detect_where(view, |q| {
+            let q = in_frame(q);
+            unclaimed(&q) && card_shaped(&q)
+        })?;
+    for card in &mut detected {
+        card.corners = in_frame(&card.corners);
+    }
+    Ok(detected)
+}
+
 /// Without the model to check it, a hole put in an outline found another way is one of our faces
 /// only when the classical matcher names it with at least this confidence (its lead over the best
 /// other card, 0.25 = 1): nothing else says a frame is there. Chosen on the Duel tuning tables
@@ -197,13 +234,8 @@ impl Scanner {
         self
     }
 
-    /// Cards the learned detector finds where no frame hole was named: each is named by the model's
-    /// nearest enrolled print (its thresholds decide), or reported unnamed. Also the milliseconds
-    /// the detection (not the naming) took.
-    ///
-    /// Where cards were named, the detector looks only around them (far cards then get more of
-    /// the model's input). With the mat's `table` homography (image to mm), outlines that are not card-sized on the
-    /// table (its markers, its printed labels) are not cards.
+    /// Cards the learned detector finds where no frame hole was named, each named by
+    /// [`Scanner::name_outline`]. Also the milliseconds the detection (not the naming) took.
     fn learned_cards(
         &self,
         image: &Mat,
@@ -227,77 +259,50 @@ impl Scanner {
                     || geometry::point_in_convex(geometry::centroid(f), quad)
             })
         };
-        let card_shaped = |quad: &[[f64; 2]; 4]| match table {
-            None => true,
-            Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
-        };
         let t = Instant::now();
-        let region = cards_region(&named, image.cols(), image.rows());
-        let cropped;
-        let (view, [ox, oy]) = match region {
-            Some(r) => {
-                cropped = Mat::roi(image, r)?.try_clone()?;
-                (&cropped, [r.x as f64, r.y as f64])
-            }
-            None => (image, [0.0, 0.0]),
-        };
-        let in_frame = |q: &[[f64; 2]; 4]| q.map(|p| [p[0] + ox, p[1] + oy]);
-        let mut detected = detector
-            .lock()
-            .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-            .detect_where(view, |q| {
-                let q = in_frame(q);
-                unclaimed(&q) && card_shaped(&q)
-            })?;
-        for card in &mut detected {
-            card.corners = in_frame(&card.corners);
-        }
+        let detected = unclaimed_outlines(detector, image, &named, table, &unclaimed)?;
         let detect_ms = ms(t);
-        let learned = match &self.identifier {
-            Identifier::Model(l) | Identifier::Fused(l) => Some(l),
-            _ => None,
-        };
         let mut out = Vec::new();
-        for card in detected {
-            // The fitted outline may have moved onto a named card.
-            if !unclaimed(&card.corners) {
-                continue;
-            }
-            // One of our own faces (the classical matcher knows it by its frame) is named as its
-            // frame hole is, by the table's identifier; any other print by the model's stricter
-            // rule for cards of any design.
-            let as_frame = match card.partly_hidden {
-                false => match hole_of_card(&card.corners)? {
-                    Some(hole) => self.identify_quad(image, &hole, HoleFrom::Outline, &mut 0.0)?,
-                    None => None,
-                },
-                true => None,
-            };
-            if let Some(f) = as_frame.filter(|f| f.card.is_some()) {
-                out.push(Found {
-                    any_design: true,
-                    ..f
-                });
-                continue;
-            }
-            let (corners, verdict) = match learned {
-                Some(l) => {
-                    // Moving sides costs up to 64 crops a card: not in a live scan.
-                    let named = name_card(l, image, &card, false)?;
-                    (named.corners, named.verdict)
-                }
-                None => (card.corners, Verdict::abstain()),
-            };
-            out.push(Found {
-                corners,
-                any_design: true,
-                model_sure: verdict.card.is_some(),
-                card: verdict.card,
-                confidence: verdict.confidence,
-                covered: card.partly_hidden,
-            });
+        // The fitted outline may have moved onto a named card.
+        for card in detected.into_iter().filter(|c| unclaimed(&c.corners)) {
+            out.push(self.name_outline(image, card)?);
         }
         Ok((out, detect_ms))
+    }
+
+    /// One of our own faces (the classical matcher knows it by its frame) is named as its frame
+    /// hole is, by the table's identifier; any other print by the model's stricter rule for cards
+    /// of any design, or left unnamed without the model.
+    fn name_outline(&self, image: &Mat, card: DetectedCard) -> Result<Found, VisionError> {
+        let as_frame = match card.partly_hidden {
+            false => match hole_of_card(&card.corners)? {
+                Some(hole) => self.identify_quad(image, &hole, HoleFrom::Outline, &mut 0.0)?,
+                None => None,
+            },
+            true => None,
+        };
+        if let Some(f) = as_frame.filter(|f| f.card.is_some()) {
+            return Ok(Found {
+                any_design: true,
+                ..f
+            });
+        }
+        let (corners, verdict) = match &self.identifier {
+            Identifier::Model(learned) | Identifier::Fused(learned) => {
+                // Moving sides costs up to 64 crops a card: not in a live scan.
+                let named = name_card(learned, image, &card, false)?;
+                (named.corners, named.verdict)
+            }
+            _ => (card.corners, Verdict::abstain()),
+        };
+        Ok(Found {
+            corners,
+            any_design: true,
+            model_sure: verdict.card.is_some(),
+            card: verdict.card,
+            confidence: verdict.confidence,
+            covered: card.partly_hidden,
+        })
     }
 
     /// Matches one frame hole against the references; `None` when nothing could be compared, or
