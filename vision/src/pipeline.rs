@@ -260,7 +260,7 @@ impl Scanner {
             })
         };
         let t = Instant::now();
-        let detected = unclaimed_outlines(detector, image, &named, table, &unclaimed)?;
+        let detected = unclaimed_outlines(detector, image, &named, table, unclaimed)?;
         let detect_ms = ms(t);
         let mut out = Vec::new();
         // The fitted outline may have moved onto a named card.
