@@ -33,6 +33,9 @@ struct Scanned {
     allied_towards: Option<[f64; 2]>,
     /// What the scan made of each quad it identified.
     identified: Vec<IdentifiedQuad>,
+    /// The scan looked with every detector (a frame in motion skips the learned one), so the
+    /// same frame again may take its observation.
+    whole: bool,
 }
 
 /// A frame against the one last scanned.
@@ -157,7 +160,7 @@ impl TableMemory {
             None,
             &opencv::core::no_array(),
         )?;
-        if most <= GATE_LEVEL {
+        if most <= GATE_LEVEL && scanned.whole {
             return Ok(SinceScan::Same(Box::new(scanned.observation.clone())));
         }
         let tile_px = [
@@ -171,19 +174,22 @@ impl TableMemory {
         }))
     }
 
-    /// Remembers `image` as the frame last scanned, with what the scan saw and made of each quad.
+    /// Remembers `image` as the frame last scanned, with what the scan saw and made of each quad,
+    /// and whether it looked with every detector (`whole`).
     pub(crate) fn scanned(
         &mut self,
         image: &Small,
         observation: &crate::TableObservation,
         allied_towards: Option<[f64; 2]>,
         identified: Vec<IdentifiedQuad>,
+        whole: bool,
     ) {
         self.scanned = Some(Scanned {
             small: image.grey.clone(),
             observation: observation.clone(),
             allied_towards,
             identified,
+            whole,
         });
     }
 

@@ -436,7 +436,8 @@ impl Scanner {
         };
         let (obs, identified) =
             self.scan_frame(image, frame_index, Some((&mut *memory, &small)), unchanged)?;
-        memory.scanned(&small, &obs, towards, identified);
+        let whole = !obs.motion || self.card_detector.is_none();
+        memory.scanned(&small, &obs, towards, identified, whole);
         Ok(obs)
     }
 
@@ -451,6 +452,10 @@ impl Scanner {
     ) -> Result<(TableObservation, Vec<IdentifiedQuad>), VisionError> {
         let (mut memory, small) = following.unzip();
         let start = Instant::now();
+        let (motion, hand) = match (memory.as_mut(), small) {
+            (Some(m), Some(small)) => m.watch(small)?,
+            _ => (false, false),
+        };
         let mut timings = Timings::default();
         let mut gray = Mat::default();
         imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
@@ -512,7 +517,12 @@ impl Scanner {
                 found.extend(inner);
             }
         }
-        let (more, learned_detect_ms) = self.learned_cards(image, &found, table)?;
+        // A frame in motion commits nothing (the table is read once it is still): the learned
+        // detector's look is kept for the still frame after it.
+        let (more, learned_detect_ms) = match motion {
+            false => self.learned_cards(image, &found, table)?,
+            true => (Vec::new(), 0.0),
+        };
         quads += more.len() as u32;
         found.retain(|f| {
             let c = geometry::centroid(&f.corners);
@@ -646,10 +656,6 @@ impl Scanner {
             .collect::<Vec<_>>();
         timings.assign_ms = ms(t);
         timings.total_ms = ms(start);
-        let (motion, hand) = match (memory.as_mut(), small) {
-            (Some(m), Some(small)) => m.watch(small)?,
-            _ => (false, false),
-        };
         // A guessed Allied side is not remembered: the players' answer must still be asked for.
         if let Some(m) = memory.filter(|_| !calibration.allied_side_unknown()) {
             for c in &cards {
