@@ -119,6 +119,9 @@ enum Cmd {
         /// with manifest.json; seats from the seat cards) instead of rendering scenes.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
+        /// frame (the default here: our faces' frame alone) or both (also the learned detector).
+        #[command(flatten)]
+        detector: crate::vision_cli::DetectorChoice,
     },
     /// Validate the deck, character, identity and profile files and summarise them.
     Check {
@@ -454,9 +457,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seat_cards,
             camera,
             scenes_dir,
+            detector,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let (scanner, faces) = vision::games::message::message_scanner(&cat)?;
+            let (mut scanner, faces) = vision::games::message::message_scanner(&cat)?;
+            if let Some(d) = detector.card_detector(crate::vision_cli::MESSAGE_DETECTOR)? {
+                scanner = scanner.with_card_detector(d);
+            }
             let (outcomes, source) = match scenes_dir {
                 Some(dir) => {
                     let mut found = vision::games::message::load_scenes(&dir)?;

@@ -182,6 +182,8 @@ pub const BLITZ_DETECTOR: DetectorArg = DetectorArg::Both;
 /// The Duel table keeps the frame alone until its learned outlines name nothing wrong (2 wrong
 /// names in 3,027 cards on the second compositor's tables).
 pub const DUEL_DETECTOR: DetectorArg = DetectorArg::Frame;
+/// 风声 reads unnamed outlines for their colour: the learned detector is only measured there yet.
+pub const MESSAGE_DETECTOR: DetectorArg = DetectorArg::Frame;
 
 impl IdentifierChoice {
     /// The chosen identifier with every face of `designs` (a Blitz catalogue's, from
