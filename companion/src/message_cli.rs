@@ -119,7 +119,6 @@ enum Cmd {
         /// with manifest.json; seats from the seat cards) instead of rendering scenes.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
-        /// frame (the default here: our faces' frame alone) or both (also the learned detector).
         #[command(flatten)]
         detector: crate::vision_cli::DetectorChoice,
     },
@@ -209,6 +208,8 @@ struct TableArgs {
     /// Repeat the option; kept until cleared, and journalled like the panel's -/+ buttons.
     #[arg(long = "correct", value_parser = parse_seat_correction)]
     corrections: Vec<SeatCorrection>,
+    #[command(flatten)]
+    detector: crate::vision_cli::DetectorChoice,
 }
 
 /// One `--correct`: a seat's count of one colour moved, or (`None`) the seat's correction cleared.
@@ -887,7 +888,10 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let mut feed = TableFeed::new(source, &cat, args.source.to_string())?;
+    let card_detector = args
+        .detector
+        .card_detector(crate::vision_cli::MESSAGE_DETECTOR)?;
+    let mut feed = TableFeed::new(source, &cat, args.source.to_string(), card_detector)?;
     // A new table's journal: where asked, else (at the panel) in the player's data folder.
     let new_session =
         |regions: SeatRegions, profile: Profile, panel: bool| -> anyhow::Result<TableSession> {

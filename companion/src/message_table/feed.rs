@@ -135,8 +135,12 @@ impl TableFeed {
         source: Box<dyn FrameSource>,
         cat: &Catalogue,
         name: String,
+        card_detector: Option<vision::detector::CardDetector>,
     ) -> anyhow::Result<TableFeed> {
-        let (scanner, faces) = message_scanner(cat)?;
+        let (mut scanner, faces) = message_scanner(cat)?;
+        if let Some(d) = card_detector {
+            scanner = scanner.with_card_detector(d);
+        }
         Ok(TableFeed {
             source,
             scanner,
