@@ -172,6 +172,7 @@ fn open_source(
     let scanner = identifier.detector.added_to(
         vision::Scanner::with_refs(catalogue, refs, options)
             .with_identifier(identifier.load(&designs)?),
+        crate::vision_cli::BLITZ_DETECTOR,
     )?;
     let mut feed = crate::live::vision_feed::VisionFeed::new(source, scanner, spec.to_string());
     // Read the first frame now: a source that cannot deliver is an error before any game is written.

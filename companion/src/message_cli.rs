@@ -461,10 +461,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             detector,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
-            let (mut scanner, faces) = vision::games::message::message_scanner(&cat)?;
-            if let Some(d) = detector.card_detector(crate::vision_cli::MESSAGE_DETECTOR)? {
-                scanner = scanner.with_card_detector(d);
-            }
+            let (scanner, faces) = vision::games::message::message_scanner(&cat)?;
+            let scanner = detector.added_to(scanner, crate::vision_cli::MESSAGE_DETECTOR)?;
             let (outcomes, source) = match scenes_dir {
                 Some(dir) => {
                     let mut found = vision::games::message::load_scenes(&dir)?;

@@ -167,9 +167,14 @@ impl DetectorChoice {
         }
     }
 
-    /// A Blitz `scanner` with the learned card detector added unless `--detector frame`.
-    pub fn added_to(&self, scanner: vision::Scanner) -> anyhow::Result<vision::Scanner> {
-        Ok(match self.card_detector(BLITZ_DETECTOR)? {
+    /// `scanner` with the learned card detector added when `--detector` (or the game's
+    /// `default`) asks for it.
+    pub fn added_to(
+        &self,
+        scanner: vision::Scanner,
+        default: DetectorArg,
+    ) -> anyhow::Result<vision::Scanner> {
+        Ok(match self.card_detector(default)? {
             Some(d) => scanner.with_card_detector(d),
             None => scanner,
         })
@@ -778,9 +783,10 @@ fn scanner(
         allied_towards: table.allied_towards,
         ..Default::default()
     };
-    identifier
-        .detector
-        .added_to(vision::Scanner::with_refs(cat, set, options).with_identifier(chosen))
+    identifier.detector.added_to(
+        vision::Scanner::with_refs(cat, set, options).with_identifier(chosen),
+        BLITZ_DETECTOR,
+    )
 }
 
 fn scan(scanner: vision::Scanner, json: bool, images: Vec<PathBuf>) -> anyhow::Result<ExitCode> {

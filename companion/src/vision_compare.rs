@@ -128,8 +128,10 @@ fn scanner(
 ) -> anyhow::Result<Scanner> {
     let refs = ReferenceSet::from_faces(faces.iter().copied())?;
     let identifier = identifier(kind, faces, &plan.model, plan.thresholds)?;
-    plan.detector
-        .added_to(Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier))
+    plan.detector.added_to(
+        Scanner::with_refs(cat, refs, plan.options.clone()).with_identifier(identifier),
+        crate::vision_cli::BLITZ_DETECTOR,
+    )
 }
 
 /// A scanner with every catalogue card enrolled, naming cards with `kind`.
