@@ -174,10 +174,7 @@ impl DetectorChoice {
         scanner: vision::Scanner,
         default: DetectorArg,
     ) -> anyhow::Result<vision::Scanner> {
-        Ok(match self.card_detector(default)? {
-            Some(d) => scanner.with_card_detector(d),
-            None => scanner,
-        })
+        Ok(scanner.with_card_detector(self.card_detector(default)?))
     }
 }
 

@@ -393,10 +393,7 @@ pub fn hole_of_card(card: &[[f64; 2]; 4]) -> Result<Option<[[f64; 2]; 4]>, Visio
     if geometry::signed_area(&card) < 0.0 {
         card.swap(1, 3);
     }
-    let side = |a: usize, b: usize| {
-        let (p, q) = (card[a % 4], card[b % 4]);
-        (p[0] - q[0]).hypot(p[1] - q[1])
-    };
+    let side = |a: usize, b: usize| crate::detect::dist(card[a % 4], card[b % 4]);
     // The card's short sides first, as the face's own corners have them.
     let roll = usize::from(side(0, 1) + side(2, 3) > side(1, 2) + side(3, 0));
     let outline: [[f64; 2]; 4] = std::array::from_fn(|k| card[(k + roll) % 4]);

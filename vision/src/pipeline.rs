@@ -226,11 +226,11 @@ impl Scanner {
         Scanner::with_table(refs, Box::new(MatOnly { mats: layouts }), options)
     }
 
-    /// Also finds cards of any printed design with the learned detector; they are named by the
-    /// learned identifier (`model` or `fused`), so with the classical identifiers alone they are
-    /// reported unnamed.
-    pub fn with_card_detector(mut self, detector: CardDetector) -> Scanner {
-        self.card_detector = Some(Mutex::new(detector));
+    /// Also finds cards with the learned detector (`None`: the frame holes alone): our own faces
+    /// are named as their frame would be, other prints by the learned identifier (`model` or
+    /// `fused`), so with the classical identifiers alone they are reported unnamed.
+    pub fn with_card_detector(mut self, detector: impl Into<Option<CardDetector>>) -> Scanner {
+        self.card_detector = detector.into().map(Mutex::new);
         self
     }
 

@@ -30,7 +30,7 @@ pub fn open_source(
             (None, None) => anyhow::bail!("--source {spec}: expected {SOURCE_GRAMMAR}"),
         };
     let source = after_journal(source, spec, resume_after);
-    let scanner = table_scanner(cat, card_detector)?;
+    let scanner = duel_scanner(cat)?.with_card_detector(card_detector);
     Ok(DuelFeed::new(source, scanner, spec.to_string()))
 }
 
@@ -355,7 +355,7 @@ pub fn eval(
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
-    let mut scanner = table_scanner(&cat, card_detector)?;
+    let mut scanner = duel_scanner(&cat)?.with_card_detector(card_detector);
     let outcomes = vision::games::duel::run(
         &renderer,
         &mut scanner,
@@ -379,7 +379,7 @@ pub fn eval_external(
     card_detector: Option<vision::detector::CardDetector>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
-    let mut scanner = table_scanner(&cat, card_detector)?;
+    let mut scanner = duel_scanner(&cat)?.with_card_detector(card_detector);
     let mut scenes = vision::games::duel::load_scenes(dir)?;
     scenes.truncate(limit);
     anyhow::ensure!(
@@ -390,18 +390,6 @@ pub fn eval_external(
     let first = scenes[0].seed;
     let outcomes = vision::games::duel::run_external(&mut scanner, dir, &scenes, |_, _, _| {})?;
     report(&outcomes, first, &dir.display().to_string(), json)
-}
-
-/// The table's scanner, with the learned detector when one is given.
-fn table_scanner(
-    cat: &duel::Catalogue,
-    card_detector: Option<vision::detector::CardDetector>,
-) -> anyhow::Result<vision::Scanner> {
-    let scanner = duel_scanner(cat)?;
-    Ok(match card_detector {
-        Some(d) => scanner.with_card_detector(d),
-        None => scanner,
-    })
 }
 
 fn report(

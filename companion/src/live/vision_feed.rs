@@ -213,9 +213,7 @@ impl Rendered {
         mut self,
         detector: Option<vision::detector::CardDetector>,
     ) -> Rendered {
-        if let Some(d) = detector {
-            self.scanner = self.scanner.with_card_detector(d);
-        }
+        self.scanner = self.scanner.with_card_detector(detector);
         self
     }
 

@@ -137,10 +137,8 @@ impl TableFeed {
         name: String,
         card_detector: Option<vision::detector::CardDetector>,
     ) -> anyhow::Result<TableFeed> {
-        let (mut scanner, faces) = message_scanner(cat)?;
-        if let Some(d) = card_detector {
-            scanner = scanner.with_card_detector(d);
-        }
+        let (scanner, faces) = message_scanner(cat)?;
+        let scanner = scanner.with_card_detector(card_detector);
         Ok(TableFeed {
             source,
             scanner,
