@@ -365,7 +365,13 @@ pub enum Command {
         /// detector's own).
         #[arg(long)]
         split_threshold: Option<f32>,
-        /// Where the model abstains, compare the nearest enrolled prints pixel by pixel
+        /// Where the model abstains, compare the look-alike prints' ink (vision::ink; an
+        /// experiment: it names count siblings of the tuning set, but nearly as many held-out pips cards
+        /// wrong as right, as the same card of another deck; see models/detect/README.md)
+        #[arg(long)]
+        ink: bool,
+        /// Where neither the model nor the prints' ink names a card, compare the nearest enrolled
+        /// prints pixel by pixel
         /// (vision::lookalike; an experiment: on held-out designs it names hardly more, at several
         /// times the naming time; see models/detect/README.md).
         #[arg(long)]
@@ -539,6 +545,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             no_corner_refine,
             core_share,
             split_threshold,
+            ink,
             lookalikes,
             true_corners,
             mend_sides,
@@ -585,6 +592,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 &mut learned,
                 vision::detector::eval::EvalOptions {
                     limit,
+                    ink,
                     lookalikes,
                     true_corners,
                     mend_sides,

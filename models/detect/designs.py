@@ -42,9 +42,10 @@ HELD_OUT = ["playing_pips", "gradient_frame", "tarot_tall"]
 # only in how many marks they carry (the hardest look-alikes), so that a rule that tells such
 # siblings apart is chosen without looking at the held-out playing-card pips.
 TUNING_FAMILIES = ["count_marks"]
-# Families only the identifier learns from (never in a detector's training scene, a tuning set or an
-# evaluation): siblings that differ only in how many marks they carry, laid out unlike the tuning
-# count marks and the held-out pips, so that the embedding learns that a count tells cards apart.
+# Families not in the detector's default training scenes, never in a tuning set or an evaluation:
+# siblings that differ only in how many marks they carry, laid out unlike the tuning count marks and
+# the held-out pips, so that the embedding learns that a count tells cards apart. The shipped
+# detector saw them too (`train.py --families train+counts`): plain paper with a few marks.
 IDENTIFIER_FAMILIES = ["dot_counts"]
 TRAIN_FAMILIES = [f for f in FAMILIES
                   if f not in HELD_OUT and f not in TUNING_FAMILIES and f not in IDENTIFIER_FAMILIES]

@@ -63,10 +63,10 @@ def inset_core(ids: np.ndarray, out_scale: float) -> np.ndarray:
     return ((ids > 0) & (dist > CORE_INSET / out_scale)).astype(np.float32)
 
 
-def sample(seed: int, depth_mirrored: bool = True, target: str = "share"):
+def sample(seed: int, depth_mirrored: bool = True, target: str = "share", families=None):
     rng = np.random.default_rng(seed)
     cw, ch = ASPECTS[int(rng.integers(len(ASPECTS)))]
-    sc = compose.render_scene(seed, cw, ch, depth_mirrored=depth_mirrored)
+    sc = compose.render_scene(seed, cw, ch, families=families, depth_mirrored=depth_mirrored)
     img, s = letterbox(sc.image)
     if target == "inset":
         core, _ = letterbox(inset_core(sc.ids, s / 2), OUT_W, OUT_H)
@@ -77,8 +77,8 @@ def sample(seed: int, depth_mirrored: bool = True, target: str = "share"):
     return img, (target * 255).round().astype(np.uint8)
 
 
-def make_data(seeds, depth_mirrored: bool, target: str = "share", workers=2):
-    jobs = [(s, depth_mirrored, target) for s in seeds]
+def make_data(seeds, depth_mirrored: bool, target: str = "share", workers=2, families=None):
+    jobs = [(s, depth_mirrored, target, families) for s in seeds]
     if workers <= 1:
         out = [sample(*j) for j in jobs]
     else:
@@ -89,8 +89,8 @@ def make_data(seeds, depth_mirrored: bool, target: str = "share", workers=2):
     return x, y
 
 
-def _render_chunk(seeds, depth_mirrored: bool, target: str, path: str):
-    x, y = make_data(seeds, depth_mirrored, target, workers=1)
+def _render_chunk(seeds, depth_mirrored: bool, target: str, path: str, families=None):
+    x, y = make_data(seeds, depth_mirrored, target, workers=1, families=families)
     np.savez(path + ".part.npz", x=x, y=y)
     os.replace(path + ".part.npz", path)
 
@@ -269,6 +269,10 @@ def main():
                     help="render the training scenes in chunks of this many and train while "
                          "later chunks render: chunk k joins the pool at step k x --chunk-steps")
     ap.add_argument("--chunk-steps", type=int, default=500)
+    ap.add_argument("--families", choices=["train", "train+counts"], default="train",
+                    help="training scenes' design families: the training families, or those and the "
+                         "identifier's count family (plain paper with marks, light or dark); validation "
+                         "always uses the training families alone")
     ap.add_argument("--note", default="",
                     help="kept in metrics.json (say here how a run with --steps 0 made its --init)")
     args = ap.parse_args()
@@ -281,8 +285,10 @@ def main():
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))
     assert max(train_seeds + val_seeds) < EVAL_SEED0
     mirrored = args.camera == "depth-mirrored"
+    families = designs.TRAIN_FAMILIES + (designs.IDENTIFIER_FAMILIES if args.families == "train+counts" else [])
     key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright") + \
         ("" if args.target == "share" else f"-{args.target}")
+    train_key = key + ("" if args.families == "train" else "-counts")
     pool = chunks = None
     if args.chunk:
         val_path = os.path.join(args.cache_dir, f"arbiter-detect-{key}-val.npz")
@@ -296,17 +302,17 @@ def main():
             # Only exporting --init: the first chunk stands in for the training data.
             train_seeds = train_seeds[:args.chunk]
         for k in range(0, len(train_seeds), args.chunk):
-            path = os.path.join(args.cache_dir, f"arbiter-detect-{key}-{k}.npz")
+            path = os.path.join(args.cache_dir, f"arbiter-detect-{train_key}-{k}.npz")
             chunks.append((path, None if os.path.exists(path) else pool.apply_async(
-                _render_chunk, (train_seeds[k:k + args.chunk], mirrored, args.target, path))))
+                _render_chunk, (train_seeds[k:k + args.chunk], mirrored, args.target, path, families))))
         x, y = _load_chunk(chunks[0])
-    elif os.path.exists(args.cache) and str(np.load(args.cache)["key"]) == key:
+    elif os.path.exists(args.cache) and str(np.load(args.cache)["key"]) == train_key:
         d = np.load(args.cache)
         x, y, vx, vy = d["x"], d["y"], d["vx"], d["vy"]
     else:
-        x, y = make_data(train_seeds, mirrored, args.target)
+        x, y = make_data(train_seeds, mirrored, args.target, families=families)
         vx, vy = make_data(val_seeds, mirrored, args.target)
-        np.savez(args.cache, x=x, y=y, vx=vx, vy=vy, key=key)
+        np.savez(args.cache, x=x, y=y, vx=vx, vy=vy, key=train_key)
     print(f"data: {len(x)} train, {len(vx)} val scenes in {time.time() - t0:.0f} s", flush=True)
 
     model = build_model(args.crop, args.crop) if args.crop else build_model()
@@ -399,7 +405,7 @@ def main():
     metrics = {
         "train_scenes": [train_seeds[0], train_seeds[-1]],
         "val_scenes": [val_seeds[0], val_seeds[-1]],
-        "train_families": designs.TRAIN_FAMILIES,
+        "train_families": families,
         "held_out_families": designs.HELD_OUT,
         "train_tables": compose.TRAIN_TABLES,
         "held_out_tables": compose.HELD_OUT_TABLES,

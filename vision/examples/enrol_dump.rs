@@ -1,6 +1,7 @@
 //! Prints where the enrolment finds the card in each enrolment photo of an evaluation set
 //! (export_eval.py), one JSON line a photo, to compare with the truth outside Rust:
-//! `{"id": .., "corners": ..}` (`null` when no whole card was found).
+//! `{"id": .., "corners": .., "whole": [..]}` (`corners` `null` when no card was enrolled; `whole`
+//! the quads `detect` reports whole, to find photos whose card the model cuts into pieces).
 //!
 //!     cargo run --release -p vision --example enrol_dump -- SCENES_DIR > enrol.jsonl
 
@@ -16,10 +17,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_corner_refiner(CornerRefiner::load(DEFAULT_CORNER_MODEL)?);
     for entry in &manifest.enrol {
         let photo = vision::pipeline::read_image(&dir.join(&entry.image))?;
+        let whole: Vec<_> = detector
+            .detect(&photo)?
+            .into_iter()
+            .filter(|c| !c.partly_hidden)
+            .map(|c| c.corners)
+            .collect();
         let corners = enrolment_corners(&mut detector, &photo)?;
         println!(
             "{}",
-            serde_json::json!({"id": entry.id, "corners": corners})
+            serde_json::json!({"id": entry.id, "corners": corners, "whole": whole})
         );
     }
     Ok(())

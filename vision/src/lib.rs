@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod hands;
 pub mod identifier;
 pub mod identify;
+pub mod ink;
 pub mod kit;
 pub mod lattice;
 pub mod lookalike;

@@ -6,6 +6,7 @@
 //! scale that fits it best, and the print that fits clearly better than every other, with no spot
 //! where the crop differs from it, is named.
 
+use crate::ink::Ink;
 use crate::VisionError;
 use opencv::core::{Mat, Point2f, Rect, Scalar, Size, Vector, BORDER_REPLICATE, CV_32F, CV_32FC3};
 use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
@@ -32,6 +33,8 @@ pub struct Patch {
     /// length: a cheap look at the whole print (colours, where the ink lies) to find the prints worth
     /// comparing with, where the embedding's nearest miss the card.
     thumb: Vec<f32>,
+    /// The card's marks, compared by where they lie ([`crate::ink`]).
+    ink: Ink,
 }
 
 /// The thumbnail's size: coarse enough that a few pixels' corner error and the camera's blur do not
@@ -73,7 +76,8 @@ impl Patch {
         let mut float = Mat::default();
         blurred.convert_to(&mut float, CV_32FC3, 1.0 / 255.0, 0.0)?;
         let thumb = thumbnail(&float)?;
-        Ok(Patch { float, thumb })
+        let ink = Ink::cut(image, corners)?;
+        Ok(Patch { float, thumb, ink })
     }
 
     /// How alike this crop's and `print`'s thumbnails are, in -1..1.
@@ -418,6 +422,81 @@ impl Prints {
     }
 }
 
+/// What comparing the crop's ink with the candidates' prints found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InkResolved {
+    pub card: String,
+    /// The best print's ink dissimilarity, and the best of every other card's.
+    pub dissimilarity: f64,
+    pub runner_up: f64,
+    /// How far the card's cosine lies behind the model's nearest print's (0 when it is the
+    /// nearest; set by the caller, which holds the embedding).
+    pub behind_nearest: f32,
+    /// Which of the crops (the quad's turns) the named card's print fitted.
+    pub crop: usize,
+}
+
+// Chosen together on the tuning sets (count marks, seeds 810000–810099, and the training families,
+// seeds 800000–800199), detector corners: the most cards named with none named wrong and no unknown
+// card named; a dissimilarity of 0.05 names one card nobody enrolled (models/detect/README.md).
+
+/// The crop's ink may lie this far at most from its print's (see [`Ink::dissimilarity`]) ...
+pub const MAX_INK_DISSIMILARITY: f64 = 0.04;
+/// ... this much nearer than to any other candidate's print ...
+pub const MIN_INK_LEAD: f64 = 0.03;
+/// ... and the model's cosine to the card at most this far behind its nearest print's: another
+/// design's card with the same count of marks in the same places (and much the same colours) is
+/// further from the crop in the model's eyes than the crop's own siblings.
+pub const MAX_INK_BEHIND_NEAREST: f32 = 0.1;
+/// Prints whose ink colour (over their paper's) lies further than this from the crop's
+/// ([`Ink::tint_difference`]) are not compared.
+pub const MAX_INK_TINT_DIFFERENCE: f64 = 0.2;
+
+impl Prints {
+    /// Among `candidates`, the card whose print's ink lies nearest the crop's (over the crop's
+    /// turns and the card's prints), with the next card's. Only prints whose ink colour (over
+    /// their paper's) is near the crop's take part ([`MAX_INK_TINT_DIFFERENCE`]): another design's
+    /// card may carry its marks in the same places. `None` when no candidate's print takes part.
+    pub fn compare_ink(&self, crops: &[Patch], candidates: &[&str]) -> Option<InkResolved> {
+        let mut scored: Vec<(&str, f64, usize)> = candidates
+            .iter()
+            .filter_map(|&card| {
+                let prints = self.by_card.get(card)?;
+                crops
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, crop)| prints.iter().map(move |p| (k, &crop.ink, &p.ink)))
+                    .filter(|(_, seen, print)| {
+                        seen.tint_difference(print) <= MAX_INK_TINT_DIFFERENCE
+                    })
+                    .map(|(k, seen, print)| (card, seen.dissimilarity(print), k))
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+            })
+            .collect();
+        scored.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(b.0)));
+        let &(card, dissimilarity, crop) = scored.first()?;
+        Some(InkResolved {
+            card: card.to_string(),
+            dissimilarity,
+            runner_up: scored.get(1).map_or(1.0, |s| s.1),
+            behind_nearest: 0.0,
+            crop,
+        })
+    }
+}
+
+/// Whether the ink comparison is clear enough to name its card.
+pub fn ink_names(r: &InkResolved) -> bool {
+    r.dissimilarity <= MAX_INK_DISSIMILARITY
+        && r.runner_up - r.dissimilarity >= MIN_INK_LEAD
+        && r.behind_nearest <= MAX_INK_BEHIND_NEAREST
+}
+
+/// How sure an ink naming is, in 0..1: its lead over twice the least lead that names.
+pub fn ink_confidence(r: &InkResolved) -> f32 {
+    ((r.runner_up - r.dissimilarity) / (2.0 * MIN_INK_LEAD)).clamp(0.0, 1.0) as f32
+}
+
 /// Whether a comparison is clear enough to name its card.
 pub fn names(r: &Resolved) -> bool {
     r.fit >= MIN_FIT
@@ -439,6 +518,10 @@ mod tests {
     }
 
     fn card_in(frame: Scalar, number: &str) -> Mat {
+        card_with(frame, Scalar::all(20.0), number)
+    }
+
+    fn card_with(frame: Scalar, ink: Scalar, number: &str) -> Mat {
         let mut m = Mat::new_rows_cols_with_default(
             280,
             200,
@@ -455,7 +538,7 @@ mod tests {
             Point::new(40, 200),
             imgproc::FONT_HERSHEY_SIMPLEX,
             4.0,
-            Scalar::all(20.0),
+            ink,
             12,
             imgproc::LINE_8,
             false,
@@ -471,20 +554,33 @@ mod tests {
 
     /// The card as a camera sees it: smaller, a little off its corners, noisy and dimmer.
     fn seen(m: &Mat) -> Patch {
+        let mut dim = Mat::default();
+        m.convert_to(&mut dim, -1, 0.8, 10.0).unwrap();
+        seen_as(&dim, 6.0)
+    }
+
+    /// `m` smaller, a little off its corners, with noise of spread `noise`.
+    fn seen_as(m: &Mat, noise_spread: f64) -> Patch {
         let mut small = Mat::default();
         imgproc::resize(m, &mut small, Size::new(100, 140), 0.0, 0.0, INTER_AREA).unwrap();
         let mut noise =
             Mat::new_rows_cols_with_default(140, 100, CV_8UC3, Scalar::all(0.0)).unwrap();
-        opencv::core::randn(&mut noise, &Scalar::all(0.0), &Scalar::all(6.0)).unwrap();
-        let mut dim = Mat::default();
-        small.convert_to(&mut dim, -1, 0.8, 10.0).unwrap();
+        opencv::core::randn(&mut noise, &Scalar::all(0.0), &Scalar::all(noise_spread)).unwrap();
         let mut noisy = Mat::default();
-        opencv::core::add(&dim, &noise, &mut noisy, &opencv::core::no_array(), -1).unwrap();
+        opencv::core::add(&small, &noise, &mut noisy, &opencv::core::no_array(), -1).unwrap();
         Patch::cut(
             &noisy,
             &[[2.0, 1.0], [99.0, 3.0], [98.0, 138.0], [1.0, 139.0]],
         )
         .unwrap()
+    }
+
+    /// The card as a camera under a dimmer light sees it: smaller, a little off its corners, noisy,
+    /// every level scaled down alike (the ink's colour over its paper's stays).
+    fn seen_in_dimmer_light(m: &Mat) -> Patch {
+        let mut dim = Mat::default();
+        m.convert_to(&mut dim, -1, 0.75, 0.0).unwrap();
+        seen_as(&dim, 3.0)
     }
 
     fn prints(numbers: &[&str]) -> Prints {
@@ -504,6 +600,44 @@ mod tests {
             .expect("compared");
         assert_eq!(r.card, "8");
         assert!(names(&r), "{r:?}");
+    }
+
+    #[test]
+    fn a_sibling_is_told_apart_by_its_ink() {
+        let p = prints(&["3", "8", "5"]);
+        let r = p
+            .compare_ink(&[seen_in_dimmer_light(&card("8"))], &["3", "8", "5"])
+            .expect("compared");
+        assert_eq!(r.card, "8");
+        assert!(ink_names(&r), "{r:?}");
+        let far_behind = InkResolved {
+            behind_nearest: MAX_INK_BEHIND_NEAREST + 0.01,
+            ..r
+        };
+        assert!(!ink_names(&far_behind), "the model sees another card");
+    }
+
+    #[test]
+    fn a_card_nobody_enrolled_is_not_named_by_its_ink() {
+        let p = prints(&["3", "8", "5"]);
+        let r = p.compare_ink(&[seen_in_dimmer_light(&card("1"))], &["3", "8", "5"]);
+        assert!(r.as_ref().is_none_or(|r| !ink_names(r)), "{r:?}");
+    }
+
+    #[test]
+    fn a_print_in_another_colour_is_not_compared_by_its_ink() {
+        // Printed in one red: its title bar and its number.
+        let red = Scalar::new(30.0, 30.0, 200.0, 0.0);
+        let red = card_with(red, red, "8");
+        let mut p = Prints::default();
+        p.enrol("red 8", Patch::cut(&red, &whole(&red)).unwrap());
+        assert_eq!(
+            p.compare_ink(&[seen_in_dimmer_light(&card("8"))], &["red 8"]),
+            None
+        );
+        assert!(p
+            .compare_ink(&[seen_in_dimmer_light(&red)], &["red 8"])
+            .is_some());
     }
 
     #[test]

@@ -290,7 +290,7 @@ impl Scanner {
         let (corners, verdict) = match &self.identifier {
             Identifier::Model(learned) | Identifier::Fused(learned) => {
                 // Moving sides costs up to 64 crops a card: not in a live scan.
-                let named = name_card(learned, image, &card, false)?;
+                let named = name_card(learned, image, &card, Default::default())?;
                 (named.corners, named.verdict)
             }
             _ => (card.corners, Verdict::abstain()),

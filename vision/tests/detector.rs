@@ -138,20 +138,30 @@ fn frames_of_any_size_give_corners_in_the_frames_own_pixels() {
     .expect("resize");
     let doubled = d.detect(&big).expect("detects");
     let centre = |c: &[[f64; 2]; 4]| vision::geometry::centroid(c);
+    // Whole cards only (a partly hidden region may split another way at another size), the same
+    // place within a tenth of the card's shorter side (the edges are fitted at the frame's own
+    // resolution, so a few pixels apart).
+    let whole: Vec<_> = full.iter().filter(|c| !c.partly_hidden).collect();
+    let shorter_side = |c: &[[f64; 2]; 4]| {
+        (0..4)
+            .map(|i| vision::detect::dist(c[i], c[(i + 1) % 4]))
+            .fold(f64::MAX, f64::min)
+    };
     let mut matched = 0;
-    for a in &full {
+    for a in &whole {
         let ca = centre(&a.corners);
+        let near = 0.1 * shorter_side(&a.corners);
         if doubled.iter().any(|b| {
             let cb = centre(&b.corners);
-            ((cb[0] - 2.0 * ca[0]).powi(2) + (cb[1] - 2.0 * ca[1]).powi(2)).sqrt() < 8.0
+            ((cb[0] / 2.0 - ca[0]).powi(2) + (cb[1] / 2.0 - ca[1]).powi(2)).sqrt() < near
         }) {
             matched += 1;
         }
     }
     assert!(
-        matched as f64 >= 0.8 * full.len() as f64,
-        "{matched} of {} found again at 2×",
-        full.len()
+        matched as f64 >= 0.8 * whole.len() as f64,
+        "{matched} of {} whole cards found again at 2×",
+        whole.len()
     );
 }
 
@@ -260,14 +270,21 @@ fn named_from_true_corners_every_whole_card_is_found_and_none_is_lost_to_the_det
 }
 
 /// Moving one side of an unnamed card's quad to a card's shape names no card wrong and no card
-/// nobody enrolled, and loses none named without it.
+/// nobody enrolled, and loses none named without it. The fixture is one scene of the training-family
+/// tuning set (seed 800048, `export_eval.py --families train --seed 800048 --scenes 1`), on which
+/// the mending's bars were chosen, where the shipped detector leaves two cards a side off.
 #[test]
 fn moving_a_side_of_an_unnamed_card_names_nothing_wrong() {
-    let plain = evaluate_fixture(EvalOptions::default());
-    let mended = evaluate_fixture(EvalOptions {
-        mend_sides: true,
-        ..Default::default()
-    });
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mended-cards");
+    let plain = evaluate_set(&dir, EvalOptions::default(), false);
+    let mended = evaluate_set(
+        &dir,
+        EvalOptions {
+            mend_sides: true,
+            ..Default::default()
+        },
+        false,
+    );
     assert_eq!(mended.total.named_wrong, 0, "named wrong");
     assert_eq!(mended.total.unknown_named, plain.total.unknown_named);
     assert!(
@@ -308,6 +325,37 @@ fn the_sibling_model_names_count_siblings_and_nothing_wrong() {
     assert!(
         plain.decisions.iter().all(|d| d.siblings.is_none()),
         "the sibling model looked without being loaded"
+    );
+}
+
+/// Comparing the look-alike prints' ink names cards of one design that differ only in a count, where
+/// the identifier abstains between them, and none wrong: no card named wrong, no card nobody enrolled
+/// named, none named without it lost. The fixture is four scenes of the count-marks tuning set
+/// (seeds 810000–810003), on which the ink's thresholds were chosen. (On the held-out pips it
+/// names nearly as many cards wrong as right, so it stays an experiment, off by default.)
+#[test]
+fn the_ink_of_count_siblings_names_them_and_nothing_wrong() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/count-cards");
+    let without = evaluate_set(&dir, EvalOptions::default(), false);
+    let inked = evaluate_set(
+        &dir,
+        EvalOptions {
+            ink: true,
+            ..Default::default()
+        },
+        false,
+    );
+    assert_eq!(inked.total.named_wrong, 0, "named wrong");
+    assert_eq!(inked.total.unknown_named, 0, "unknown named");
+    assert!(
+        inked.total.named_right > without.total.named_right,
+        "named right {} with the ink, {} without",
+        inked.total.named_right,
+        without.total.named_right
+    );
+    assert!(
+        without.decisions.iter().all(|d| d.ink.is_none()),
+        "the ink was compared while left out"
     );
 }
 

@@ -3,7 +3,7 @@
 //! enrolled from its one photo, then every scene is detected and named and compared with its truth,
 //! by design family, table, layout, camera tilt and camera yaw.
 
-use super::name::{enrolment_embedding, name_card, NamedCard};
+use super::name::{enrolment_embedding, name_card, NameOptions, NamedCard};
 use super::{CardDetector, DetectTimings, DetectedCard};
 use crate::detect::dist;
 use crate::geometry::{centroid, signed_area};
@@ -177,6 +177,9 @@ pub struct Report {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Decision {
+    /// The scene's image and the card's id.
+    pub scene: String,
+    pub card: String,
     /// The card's design family.
     pub family: String,
     pub unknown: bool,
@@ -190,6 +193,10 @@ pub struct Decision {
     /// Where the model abstained: what the look-alike comparison found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lookalike: Option<LookalikeDecision>,
+    /// Where the model abstained: the ink comparison's nearest card, its dissimilarity, the next
+    /// card's, and how far the model's cosine to it lies behind its nearest print's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ink: Option<(String, f64, f64, f32)>,
     /// Where the model abstained between near prints: whether the sibling model's nearest was
     /// right, its cosine and its lead over the other candidates.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -219,7 +226,9 @@ const MAX_FAILURES_LISTED: usize = 200;
 pub struct EvalOptions {
     /// Score only the first N scenes.
     pub limit: Option<usize>,
-    /// Enrol each card's patch too, and compare look-alike prints where the model abstains.
+    /// Where the model abstains, compare the look-alike prints' ink.
+    pub ink: bool,
+    /// Where neither the model nor the ink names a card, compare look-alike prints pixel by pixel.
     pub lookalikes: bool,
     /// Name each card wholly in view from its true corners instead of the detector's quads: what
     /// the identifier alone achieves, apart from finding.
@@ -228,7 +237,7 @@ pub struct EvalOptions {
     pub mend_sides: bool,
 }
 
-/// Enrols every card from its photo (with its patch for telling look-alikes apart when
+/// Enrols every card from its photo (with its patch for telling look-alikes apart when `ink` or
 /// `lookalikes`), then scores every scene.
 pub fn evaluate(
     dir: &Path,
@@ -239,11 +248,16 @@ pub fn evaluate(
 ) -> Result<Report, VisionError> {
     let EvalOptions {
         limit,
+        ink,
         lookalikes,
         true_corners,
         mend_sides,
     } = options;
-    let mend_sides = mend_sides && !true_corners;
+    let naming = NameOptions {
+        mend_sides: mend_sides && !true_corners,
+        compare_ink: ink,
+        compare_pixels: lookalikes,
+    };
     let manifest = Manifest::load(dir)?;
     let mut failed = Vec::new();
     for e in &manifest.enrol {
@@ -254,7 +268,7 @@ pub fn evaluate(
                 if let (Some(siblings), Some(v)) = (&mut learned.siblings, enrolled.sibling) {
                     siblings.enrolment.enrol(&e.id, v);
                 }
-                if lookalikes {
+                if ink || lookalikes {
                     learned.prints.enrol(&e.id, enrolled.patch);
                 }
             }
@@ -283,7 +297,7 @@ pub fn evaluate(
         let t = Instant::now();
         let named: Vec<NamedCard> = detected
             .iter()
-            .map(|d| name_card(learned, &image, d, mend_sides))
+            .map(|d| name_card(learned, &image, d, naming))
             .collect::<Result<_, _>>()?;
         sides_mended += named
             .iter()
@@ -492,6 +506,8 @@ fn score_scene(
                 c.corner_err_sum = err;
                 if let (Some((id, cosine, gap)), false) = (&n.nearest, n.partly_hidden) {
                     decisions.push(Decision {
+                        scene: scene.image.clone(),
+                        card: truth.id.clone(),
                         family: truth.family.clone(),
                         unknown: is_unknown,
                         nearest_right: *id == truth.id,
@@ -510,6 +526,14 @@ fn score_scene(
                             telling_share: r.telling_share,
                             mismatch: r.mismatch,
                             worst_spot: r.worst_spot,
+                        }),
+                        ink: n.ink.as_ref().map(|r| {
+                            (
+                                r.card.clone(),
+                                r.dissimilarity,
+                                r.runner_up,
+                                r.behind_nearest,
+                            )
                         }),
                         siblings: n
                             .siblings

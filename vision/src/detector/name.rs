@@ -4,7 +4,7 @@
 use super::{CardDetector, DetectedCard};
 use crate::detect::dist;
 use crate::identifier::{Assessment, Learned, ModelThresholds, Verdict};
-use crate::lookalike::{Patch, Resolved};
+use crate::lookalike::{InkResolved, Patch, Resolved};
 use crate::VisionError;
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -17,8 +17,11 @@ pub struct NamedCard {
     /// The nearest enrolled card and its cosine, before thresholds.
     pub nearest: Option<(String, f32, f32)>,
     pub partly_hidden: bool,
-    /// Where the model abstained between look-alike prints: what comparing their pixels decided.
+    /// Where the model abstained between look-alike prints (and their ink named nothing): what
+    /// comparing their pixels decided.
     pub lookalike: Option<Resolved>,
+    /// Where the model abstained: what comparing the look-alike prints' ink found.
+    pub ink: Option<InkResolved>,
     /// Whether the quad's sides were moved to name it: `None` not tried, `Some(None)` tried in
     /// vain, else what the model saw at the quad that named it.
     pub sides_mended: Option<Option<Seen>>,
@@ -93,15 +96,28 @@ fn best_turn(
     Ok(best)
 }
 
+/// What [`name_card`] tries beyond the model's nearest print.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameOptions {
+    /// A whole card the model does not name is tried again with each side moved to give it a
+    /// card's shape ([`super::reshape`]): up to 64 more crops a card, so live scans leave it off.
+    pub mend_sides: bool,
+    /// Where the model abstains and prints are enrolled, the look-alike prints' ink decides
+    /// ([`crate::ink`]).
+    pub compare_ink: bool,
+    /// Where the ink comparison does not name it either, the look-alike prints are compared pixel
+    /// by pixel ([`crate::lookalike::Prints::compare`]): several times the naming time.
+    pub compare_pixels: bool,
+}
+
 /// Names a detected card: each candidate turn is embedded, the closest enrolled card wins, and the
-/// model's thresholds decide whether it is named. With `mend_sides`, a whole card the model does
-/// not name is tried again with each side moved to give it a card's shape
-/// ([`super::reshape`]): up to 64 more crops a card, so live scans leave it off.
+/// model's thresholds decide whether it is named; `options` say what else is tried where it
+/// abstains.
 pub fn name_card(
     learned: &Learned,
     image: &Mat,
     card: &DetectedCard,
-    mend_sides: bool,
+    options: NameOptions,
 ) -> Result<NamedCard, VisionError> {
     let (mut corners, embedding, nearest) = match best_turn(learned, image, &card.corners)? {
         Some((c, e, n)) => (c, Some(e), Some(n)),
@@ -124,7 +140,7 @@ pub fn name_card(
     let misplaced = nearest
         .as_ref()
         .is_some_and(|(_, cosine, _)| *cosine < MOVED_SIDE_MAX_FOUND_COSINE);
-    if mend_sides && verdict.card.is_none() && !card.partly_hidden && misplaced {
+    if options.mend_sides && verdict.card.is_none() && !card.partly_hidden && misplaced {
         let mended = name_with_one_side_moved(learned, image, &card.corners)?;
         if let Some((mended, seen)) = &mended {
             corners = *mended;
@@ -132,22 +148,25 @@ pub fn name_card(
         }
         sides_mended = Some(mended.map(|(_, seen)| seen));
     }
-    let mut lookalike = None;
-    let embedding = embedding.filter(|_| !learned.prints.is_empty());
-    if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
-        let compared = compare_lookalikes(learned, image, &card.corners, embedding)?;
-        if let Some((r, fitted)) = compared
-            .as_ref()
-            .filter(|(r, _)| crate::lookalike::names(r))
-        {
-            corners = *fitted;
-            verdict = Verdict {
-                card: Some(r.card.clone()),
-                confidence: (1.0 - r.telling_share / crate::lookalike::MAX_TELLING_SHARE)
-                    .clamp(0.0, 1.0) as f32,
-            };
+    let (mut lookalike, mut ink) = (None, None);
+    let compares = (options.compare_ink || options.compare_pixels) && !learned.prints.is_empty();
+    if let (None, false, true, Some(embedding)) =
+        (&verdict.card, card.partly_hidden, compares, &embedding)
+    {
+        let nearest_cosine = nearest.as_ref().map_or(0.0, |n| n.1);
+        let seen = compare_lookalikes(
+            learned,
+            image,
+            &card.corners,
+            embedding,
+            nearest_cosine,
+            options,
+        )?;
+        if let Some((named_corners, named)) = seen.named {
+            corners = named_corners;
+            verdict = named;
         }
-        lookalike = compared.map(|(r, _)| r);
+        (lookalike, ink) = (seen.pixels, seen.ink);
     }
     Ok(NamedCard {
         corners,
@@ -155,6 +174,7 @@ pub fn name_card(
         nearest,
         partly_hidden: card.partly_hidden,
         lookalike,
+        ink,
         sides_mended,
         siblings,
     })
@@ -277,18 +297,82 @@ const LOOKALIKE_MIN_COSINE: f32 = 0.5;
 /// ... with this many cards whose prints' thumbnails look most like the crop.
 const LOOKALIKE_BY_LOOK: usize = 8;
 
-/// Compares the quad's crop, at each turn it allows, with the prints of the cards nearest to
-/// `embedding` (the crop at the turn the embedding chose) and of those that look most like it; with
-/// the comparison, the corners of the turn that fitted the best print.
+/// What the look-alike comparisons found where the model abstained.
+struct LookalikesSeen {
+    /// The card they named, with the corners of the turn that named it.
+    named: Option<(Corners, Verdict)>,
+    pixels: Option<Resolved>,
+    ink: Option<InkResolved>,
+}
+
+/// Compares the quad's crops with the look-alike prints: their ink (`options.compare_ink`), then,
+/// where that names nothing, their pixels (`options.compare_pixels`). `embedding` is the crop's at
+/// the model's chosen turn, `nearest_cosine` the model's cosine to its nearest print.
 fn compare_lookalikes(
     learned: &Learned,
     image: &Mat,
     quad: &Corners,
     embedding: &[f32],
-) -> Result<Option<(Resolved, Corners)>, VisionError> {
+    nearest_cosine: f32,
+    options: NameOptions,
+) -> Result<LookalikesSeen, VisionError> {
+    let mut seen = LookalikesSeen {
+        named: None,
+        pixels: None,
+        ink: None,
+    };
+    let Some(among) = lookalike_candidates(learned, image, quad, embedding)? else {
+        return Ok(seen);
+    };
+    if options.compare_ink {
+        seen.ink = learned
+            .prints
+            .compare_ink(&among.crops, &among.cards)
+            .map(|mut r| {
+                let cosine = learned.enrolment.cosine_of(&r.card, embedding);
+                r.behind_nearest = nearest_cosine - cosine.unwrap_or(-1.0);
+                r
+            });
+        if let Some(r) = seen.ink.as_ref().filter(|r| crate::lookalike::ink_names(r)) {
+            let verdict = Verdict {
+                card: Some(r.card.clone()),
+                confidence: crate::lookalike::ink_confidence(r),
+            };
+            seen.named = among.turns.get(r.crop).map(|&t| (t, verdict));
+        }
+    }
+    if seen.named.is_none() && options.compare_pixels {
+        seen.pixels = learned.prints.compare(&among.crops, &among.cards)?;
+        if let Some(r) = seen.pixels.as_ref().filter(|r| crate::lookalike::names(r)) {
+            let verdict = Verdict {
+                card: Some(r.card.clone()),
+                confidence: (1.0 - r.telling_share / crate::lookalike::MAX_TELLING_SHARE)
+                    .clamp(0.0, 1.0) as f32,
+            };
+            seen.named = among.turns.get(r.crop).map(|&t| (t, verdict));
+        }
+    }
+    Ok(seen)
+}
+
+/// The crops and candidates of the look-alike comparisons: the quad cut at each turn it allows,
+/// and the cards nearest `embedding` (the crop at the turn the embedding chose) with those whose
+/// prints look most like the crops.
+struct Lookalikes<'a> {
+    turns: Vec<Corners>,
+    crops: Vec<Patch>,
+    cards: Vec<&'a str>,
+}
+
+fn lookalike_candidates<'a>(
+    learned: &'a Learned,
+    image: &Mat,
+    quad: &Corners,
+    embedding: &[f32],
+) -> Result<Option<Lookalikes<'a>>, VisionError> {
     // The runner-up always takes part, so that the lead says how much better the crop fits its card
     // than any other, even when the embedding left the others far behind.
-    let mut candidates = near_prints(
+    let mut cards = near_prints(
         learned,
         embedding,
         LOOKALIKE_CANDIDATES,
@@ -296,7 +380,7 @@ fn compare_lookalikes(
         LOOKALIKE_WITHIN,
         2,
     );
-    if candidates.is_empty() {
+    if cards.is_empty() {
         return Ok(None);
     }
     let turns: Vec<Corners> = candidate_turns(quad)
@@ -310,14 +394,15 @@ fn compare_lookalikes(
     // The embedding can miss a sparse print's card altogether (a few marks on plain paper under a
     // colour cast): the prints that look most like the crop take part too.
     for card in learned.prints.nearest_by_look(&crops, LOOKALIKE_BY_LOOK) {
-        if !candidates.contains(&card) {
-            candidates.push(card);
+        if !cards.contains(&card) {
+            cards.push(card);
         }
     }
-    Ok(learned
-        .prints
-        .compare(&crops, &candidates)?
-        .and_then(|r| turns.get(r.crop).map(|&c| (r, c))))
+    Ok(Some(Lookalikes {
+        turns,
+        crops,
+        cards,
+    }))
 }
 
 /// The card in an enrolment photo (one card lying upright, the camera above it): the largest card
