@@ -8,15 +8,13 @@
 //! same card of two decks of one style (models/detect/README.md).
 
 use crate::VisionError;
-use opencv::core::{Mat, Point2f, Scalar, Size, Vector, BORDER_REPLICATE, CV_8U};
-use opencv::imgproc::{self, INTER_AREA, INTER_LINEAR};
+use opencv::core::{Mat, Scalar, CV_8U};
+use opencv::imgproc;
 use opencv::prelude::*;
 
 /// The crop the ink is read from: a card 1280×720 frames show about this tall, upright.
 pub const INK_W: i32 = 90;
 pub const INK_H: i32 = 126;
-/// Warp at this multiple first, then area-downscale, so a far card is not aliased.
-const SUPERSAMPLE: i32 = 2;
 /// The card's outer band (its border, and where corner error puts the table) is left out.
 const MARGIN_SHARE: f64 = 0.07;
 /// Ink differs from the paper by at least this colour distance (0–255 levels) ...
@@ -42,41 +40,20 @@ pub struct Ink {
     height: i32,
     points: Vec<(i32, i32)>,
     distance: Vec<f32>,
-    /// The ink's mean colour over the paper's, per channel (BGR), as logarithms: a colour cast
-    /// scales both alike, so this stays while the print's own colours change it.
+    /// The ink's colour over the paper's, per channel (BGR), as logarithms (the mean over the ink
+    /// pixels that differ most, see [`tint`]): a colour cast scales both alike, so this stays while
+    /// the print's own colours change it.
     tint: [f32; 3],
 }
 
 impl Ink {
     /// The ink of the quad (its own top-left first, image px) cut upright from `image` (BGR).
     pub fn cut(image: &Mat, corners: &[[f32; 2]; 4]) -> Result<Ink, VisionError> {
-        let (w, h) = (INK_W * SUPERSAMPLE, INK_H * SUPERSAMPLE);
-        let src: Vector<Point2f> = corners.iter().map(|c| Point2f::new(c[0], c[1])).collect();
-        let dst: Vector<Point2f> = [[0, 0], [w, 0], [w, h], [0, h]]
-            .iter()
-            .map(|c| Point2f::new(c[0] as f32, c[1] as f32))
-            .collect();
-        let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
-        let mut big = Mat::default();
-        imgproc::warp_perspective(
+        Ink::of(&crate::embed::warp_crop_sized(
             image,
-            &mut big,
-            &m,
-            Size::new(w, h),
-            INTER_LINEAR,
-            BORDER_REPLICATE,
-            Scalar::default(),
-        )?;
-        let mut small = Mat::default();
-        imgproc::resize(
-            &big,
-            &mut small,
-            Size::new(INK_W, INK_H),
-            0.0,
-            0.0,
-            INTER_AREA,
-        )?;
-        Ink::of(&small)
+            corners,
+            (INK_W, INK_H),
+        )?)
     }
 
     /// The ink of an upright card crop (BGR, 8 bits, any size).
@@ -304,7 +281,8 @@ fn distance_to_ink(mask: &[bool], width: i32, height: i32) -> Result<Vec<f32>, V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opencv::core::{Point, CV_8UC3};
+    use opencv::core::{Point, Size, BORDER_REPLICATE, CV_8UC3};
+    use opencv::imgproc::INTER_LINEAR;
 
     /// A card of one design: cream paper in a red border, `count` dark squares in a column.
     fn card(count: i32, paper: f64, ink: f64) -> Mat {
