@@ -5,7 +5,8 @@
 //! that crop) is compared with a print's by the distance from each mark's pixels to the other's
 //! nearest ink: a mark more or less is far from everything, while blur and a few pixels of corner
 //! error stay near. An experiment, off by default: it tells a count's siblings apart, but not the
-//! same card of two decks of one style (models/detect/README.md).
+//! same card of two decks of one style, and a print of several inks has a tint that is their mix,
+//! which differs from sibling to sibling (models/detect/README.md).
 
 use crate::VisionError;
 use opencv::core::{Mat, Scalar, CV_8U};
@@ -23,6 +24,8 @@ const MIN_CONTRAST: f32 = 12.0;
 /// that a dim photo's faint marks and a crisp print's bold ones are read alike.
 const CONTRAST_SHARE: f32 = 0.3;
 const STRONGEST_PERCENTILE: f64 = 0.995;
+/// A crop smaller than this each way has no marks to read.
+pub const MIN_CROP_PX: i32 = 8;
 /// Ink specks smaller than this many pixels are noise, not marks.
 const MIN_SPECK_PX: i32 = 3;
 /// Ink touching the crop's edge no thicker than this is the border or the table past a side a few
@@ -56,8 +59,18 @@ impl Ink {
         )?)
     }
 
-    /// The ink of an upright card crop (BGR, 8 bits, any size).
+    /// The ink of an upright card crop (BGR, 8 bits, at least [`MIN_CROP_PX`] each way).
     pub fn of(crop: &Mat) -> Result<Ink, VisionError> {
+        if crop.cols() < MIN_CROP_PX || crop.rows() < MIN_CROP_PX {
+            return Err(VisionError::Data {
+                path: Default::default(),
+                reason: format!(
+                    "an ink crop of {}×{} px is too small to read",
+                    crop.cols(),
+                    crop.rows()
+                ),
+            });
+        }
         let (mx, my) = (
             (crop.cols() as f64 * MARGIN_SHARE) as i32,
             (crop.rows() as f64 * MARGIN_SHARE) as i32,
@@ -347,6 +360,13 @@ mod tests {
         )
         .unwrap();
         assert!(Ink::of(&moved).unwrap().dissimilarity(&print) < 0.05);
+    }
+
+    #[test]
+    fn a_crop_too_small_to_read_is_an_error() {
+        let tiny = Mat::new_rows_cols_with_default(4, 4, CV_8UC3, Scalar::all(128.0)).unwrap();
+        assert!(Ink::of(&tiny).is_err());
+        assert!(Ink::of(&Mat::default()).is_err());
     }
 
     #[test]

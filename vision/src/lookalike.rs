@@ -521,6 +521,23 @@ mod tests {
         card_with(frame, Scalar::all(20.0), number)
     }
 
+    /// A card printed in one ink, its title bar and its number alike: the ink's colour over the
+    /// paper is the same on every sibling (a print of several inks reads as their mix, which
+    /// differs from sibling to sibling).
+    fn one_ink_card(number: &str) -> Mat {
+        let blue = Scalar::new(160.0, 60.0, 20.0, 0.0);
+        card_with(blue, blue, number)
+    }
+
+    fn one_ink_prints(numbers: &[&str]) -> Prints {
+        let mut p = Prints::default();
+        for n in numbers {
+            let print = one_ink_card(n);
+            p.enrol(n, Patch::cut(&print, &whole(&print)).unwrap());
+        }
+        p
+    }
+
     fn card_with(frame: Scalar, ink: Scalar, number: &str) -> Mat {
         let mut m = Mat::new_rows_cols_with_default(
             280,
@@ -559,7 +576,7 @@ mod tests {
         seen_as(&dim, 6.0)
     }
 
-    /// `m` smaller, a little off its corners, with noise of spread `noise`.
+    /// `m` smaller, a little off its corners, with noise of spread `noise_spread`.
     fn seen_as(m: &Mat, noise_spread: f64) -> Patch {
         let mut small = Mat::default();
         imgproc::resize(m, &mut small, Size::new(100, 140), 0.0, 0.0, INTER_AREA).unwrap();
@@ -604,9 +621,12 @@ mod tests {
 
     #[test]
     fn a_sibling_is_told_apart_by_its_ink() {
-        let p = prints(&["3", "8", "5"]);
+        let p = one_ink_prints(&["3", "8", "5"]);
         let r = p
-            .compare_ink(&[seen_in_dimmer_light(&card("8"))], &["3", "8", "5"])
+            .compare_ink(
+                &[seen_in_dimmer_light(&one_ink_card("8"))],
+                &["3", "8", "5"],
+            )
             .expect("compared");
         assert_eq!(r.card, "8");
         assert!(ink_names(&r), "{r:?}");
@@ -619,8 +639,11 @@ mod tests {
 
     #[test]
     fn a_card_nobody_enrolled_is_not_named_by_its_ink() {
-        let p = prints(&["3", "8", "5"]);
-        let r = p.compare_ink(&[seen_in_dimmer_light(&card("1"))], &["3", "8", "5"]);
+        let p = one_ink_prints(&["3", "8", "5"]);
+        let r = p.compare_ink(
+            &[seen_in_dimmer_light(&one_ink_card("1"))],
+            &["3", "8", "5"],
+        );
         assert!(r.as_ref().is_none_or(|r| !ink_names(r)), "{r:?}");
     }
 
@@ -632,7 +655,7 @@ mod tests {
         let mut p = Prints::default();
         p.enrol("red 8", Patch::cut(&red, &whole(&red)).unwrap());
         assert_eq!(
-            p.compare_ink(&[seen_in_dimmer_light(&card("8"))], &["red 8"]),
+            p.compare_ink(&[seen_in_dimmer_light(&one_ink_card("8"))], &["red 8"]),
             None
         );
         assert!(p
