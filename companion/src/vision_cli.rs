@@ -124,7 +124,8 @@ pub struct IdentifierChoice {
 pub struct DetectorChoice {
     /// both: our printed faces' black frame and the learned detector (finds far, blurred and
     /// half-hidden cards the frame misses, and cards of any printed design); frame: the frame
-    /// alone (faster). Default: both.
+    /// alone (faster). Default: both for Blitz and 风声, frame for the Duel table (where the
+    /// learned detector takes parts of the white mat for cards it cannot name).
     #[arg(long, value_enum)]
     pub detector: Option<DetectorArg>,
     /// The learned card detector's model (for --detector both).
@@ -180,10 +181,11 @@ impl DetectorChoice {
 /// Blitz reads best with both detectors (the second compositor's boards: whole table exact 94.3 →
 /// 97.1 %, no wrong name).
 pub const BLITZ_DETECTOR: DetectorArg = DetectorArg::Both;
-/// The Duel table reads best with both too (the second compositor's tables 622000–622299: named
-/// right 98.13 → 99.02 %, without the mat 96.45 → 98.13 %, one wrong name either
-/// way).
-pub const DUEL_DETECTOR: DetectorArg = DetectorArg::Both;
+/// The Duel table keeps the frame alone: with both it names more cards in single frames (the second
+/// compositor's tables 622000–622299: 98.13 → 99.02 %, one wrong name either way), but the learned
+/// detector takes parts of the white printed mat for cards it cannot name, and at the table those
+/// stall the tracker (the scripted game read each play a step late).
+pub const DUEL_DETECTOR: DetectorArg = DetectorArg::Frame;
 /// The 风声 table reads fanned cards much better with both (the second compositor's tables: fanned
 /// cards found 32.7 → 70.3 %, seat tallies exact 67.4 → 75.2 %).
 pub const MESSAGE_DETECTOR: DetectorArg = DetectorArg::Both;
