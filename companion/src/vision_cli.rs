@@ -184,7 +184,7 @@ pub const BLITZ_DETECTOR: DetectorArg = DetectorArg::Both;
 /// The Duel table keeps the frame alone: with both it names more cards in single frames (the second
 /// compositor's tables 622000–622299: 98.13 → 99.02 %, one wrong name either way), but the learned
 /// detector takes parts of the white printed mat for cards it cannot name, and at the table those
-/// stall the tracker (the scripted game read each play a step late).
+/// stall the tracker (the scripted game's plays were read late, in the wrong turns).
 pub const DUEL_DETECTOR: DetectorArg = DetectorArg::Frame;
 /// The 风声 table reads fanned cards much better with both (the second compositor's tables: fanned
 /// cards found 32.7 → 70.3 %, seat tallies exact 67.4 → 75.2 %).
@@ -368,8 +368,8 @@ pub enum Command {
         #[arg(long)]
         split_threshold: Option<f32>,
         /// Where the model abstains, compare the look-alike prints' ink (vision::ink; an
-        /// experiment: it names count siblings of the tuning set, but nearly as many held-out pips cards
-        /// wrong as right, as the same card of another deck; see models/detect/README.md)
+        /// experiment: it names count siblings of the tuning set, but nearly as many held-out pips
+        /// cards wrong as right, as the same card of another deck; see models/detect/README.md)
         #[arg(long)]
         ink: bool,
         /// Where neither the model nor the prints' ink names a card, compare the nearest enrolled

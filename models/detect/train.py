@@ -285,7 +285,9 @@ def main():
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))
     assert max(train_seeds + val_seeds) < EVAL_SEED0
     mirrored = args.camera == "depth-mirrored"
-    families = designs.TRAIN_FAMILIES + (designs.IDENTIFIER_FAMILIES if args.families == "train+counts" else [])
+    families = designs.TRAIN_FAMILIES
+    if args.families == "train+counts":
+        families = families + designs.IDENTIFIER_FAMILIES
     key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright") + \
         ("" if args.target == "share" else f"-{args.target}")
     train_key = key + ("" if args.families == "train" else "-counts")
