@@ -35,6 +35,9 @@ pub struct DuelSummary {
     pub scenes_with_hand: usize,
     /// Observations naming a card that is not there (all scenes, covered cards included).
     pub wrong_named: usize,
+    /// Unnamed outlines where no card lies (all scenes): cards the tracker waits on at the table.
+    #[serde(default)]
+    pub phantoms: usize,
     /// Named right, the card back included.
     pub identity: f64,
     /// Units in the right 陣地 (a scene whose 陣地 were not found counts its units wrong).
@@ -87,6 +90,7 @@ pub fn summarise(outcomes: &[DuelOutcome], first_seed: u64) -> DuelSummary {
             .count(),
         scenes_with_hand: outcomes.iter().filter(|o| o.hand).count(),
         wrong_named: outcomes.iter().map(|o| o.wrong_named).sum(),
+        phantoms: outcomes.iter().map(|o| o.phantoms).sum(),
         identity: count(&mut visible().map(|c| c.identity_ok)),
         slot: count(
             &mut visible()
@@ -272,6 +276,8 @@ mod tests {
         eprintln!("{s:#?}");
         assert!(s.visible_cards >= 30, "{s:?}");
         assert_eq!(s.wrong_named, 0, "{s:?}");
+        // An unnamed outline where no card lies is a card the table's tracker waits on.
+        assert_eq!(s.phantoms, 0, "{s:?}");
         assert!(s.identity >= 0.95, "identity {:.3}", s.identity);
         assert!(s.slot_up_to_shift >= 0.95, "slot {:.3}", s.slot_up_to_shift);
         assert!(

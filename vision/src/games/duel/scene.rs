@@ -11,7 +11,7 @@ use crate::scene::{
     coverage, draw_hand, paste_card, photograph, table_canvas, Background, Photo, SceneParams,
     TABLE_PX_PER_MM,
 };
-use crate::types::{DuelSide, Orientation, TableObservation};
+use crate::types::{DuelSide, ObservedCard, Orientation, TableObservation};
 use crate::VisionError;
 use duel::catalogue::{Catalogue, Kind};
 use opencv::core::{Mat, Rect, Scalar, Size, CV_8UC1};
@@ -408,6 +408,10 @@ pub struct DuelOutcome {
     pub cards: Vec<CardResult>,
     /// Observations naming a card that is not there (a wrong id, or no card at all), covered or not.
     pub wrong_named: usize,
+    /// Unnamed outlines where no card lies (the mat's paper, the table): at the table each is a
+    /// card the tracker waits on.
+    #[serde(default)]
+    pub phantoms: usize,
     pub total_ms: f64,
 }
 
@@ -520,20 +524,26 @@ pub fn compare_cards(
     for ((c, t), r) in cards.iter_mut().zip(truth).zip(&reads) {
         c.slot_up_to_shift_ok = shifted_ok(t, *r, best_shift);
     }
+    let lies_on = |o: &ObservedCard, id: Option<&str>| {
+        let c = [o.center[0] as f64, o.center[1] as f64];
+        truth.iter().any(|t| {
+            let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
+            id.is_none_or(|id| t.card == id) && point_in_convex(c, &poly)
+        })
+    };
     let wrong_named = obs
         .cards
         .iter()
-        .filter(|o| {
-            let Some(id) = &o.card else { return false };
-            let c = [o.center[0] as f64, o.center[1] as f64];
-            !truth.iter().any(|t| {
-                let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
-                t.card == *id && point_in_convex(c, &poly)
-            })
-        })
+        .filter(|o| o.card.as_deref().is_some_and(|id| !lies_on(o, Some(id))))
+        .count();
+    let phantoms = obs
+        .cards
+        .iter()
+        .filter(|o| o.card.is_none() && !lies_on(o, None))
         .count();
     DuelOutcome {
         wrong_named,
+        phantoms,
         seed: scene.seed,
         conditions: scene.conditions,
         aruco_mat: scene.aruco_mat,
