@@ -429,8 +429,8 @@ pub struct InkResolved {
     /// The best print's ink dissimilarity, and the best of every other card's.
     pub dissimilarity: f64,
     pub runner_up: f64,
-    /// How far the card's cosine lies behind the model's nearest print's (0 when it is the
-    /// nearest; set by the caller, which holds the embedding).
+    /// How far the model's cosine to the card lies behind its nearest print's (0 when it is the
+    /// nearest).
     pub behind_nearest: f32,
     /// Which of the crops (the quad's turns) the named card's print fitted.
     pub crop: usize,
@@ -456,8 +456,15 @@ impl Prints {
     /// Among `candidates`, the card whose print's ink lies nearest the crop's (over the crop's
     /// turns and the card's prints), with the next card's. Only prints whose ink colour (over
     /// their paper's) is near the crop's take part ([`MAX_INK_TINT_DIFFERENCE`]): another design's
-    /// card may carry its marks in the same places. `None` when no candidate's print takes part.
-    pub fn compare_ink(&self, crops: &[Patch], candidates: &[&str]) -> Option<InkResolved> {
+    /// card may carry its marks in the same places. `behind_nearest` says how far the model's
+    /// cosine to a card lies behind its nearest print's. `None` when no candidate's print takes
+    /// part.
+    pub fn compare_ink(
+        &self,
+        crops: &[Patch],
+        candidates: &[&str],
+        behind_nearest: impl Fn(&str) -> f32,
+    ) -> Option<InkResolved> {
         let mut scored: Vec<(&str, f64, usize)> = candidates
             .iter()
             .filter_map(|&card| {
@@ -479,7 +486,7 @@ impl Prints {
             card: card.to_string(),
             dissimilarity,
             runner_up: scored.get(1).map_or(1.0, |s| s.1),
-            behind_nearest: 0.0,
+            behind_nearest: behind_nearest(card),
             crop,
         })
     }
@@ -626,6 +633,7 @@ mod tests {
             .compare_ink(
                 &[seen_in_dimmer_light(&one_ink_card("8"))],
                 &["3", "8", "5"],
+                |_| 0.0,
             )
             .expect("compared");
         assert_eq!(r.card, "8");
@@ -643,6 +651,7 @@ mod tests {
         let r = p.compare_ink(
             &[seen_in_dimmer_light(&one_ink_card("1"))],
             &["3", "8", "5"],
+            |_| 0.0,
         );
         assert!(r.as_ref().is_none_or(|r| !ink_names(r)), "{r:?}");
     }
@@ -655,11 +664,15 @@ mod tests {
         let mut p = Prints::default();
         p.enrol("red 8", Patch::cut(&red, &whole(&red)).unwrap());
         assert_eq!(
-            p.compare_ink(&[seen_in_dimmer_light(&one_ink_card("8"))], &["red 8"]),
+            p.compare_ink(
+                &[seen_in_dimmer_light(&one_ink_card("8"))],
+                &["red 8"],
+                |_| 0.0
+            ),
             None
         );
         assert!(p
-            .compare_ink(&[seen_in_dimmer_light(&red)], &["red 8"])
+            .compare_ink(&[seen_in_dimmer_light(&red)], &["red 8"], |_| 0.0)
             .is_some());
     }
 

@@ -269,7 +269,8 @@ pub fn evaluate(
                     siblings.enrolment.enrol(&e.id, v);
                 }
                 if ink || lookalikes {
-                    learned.prints.enrol(&e.id, enrolled.patch);
+                    let patch = crate::lookalike::Patch::cut(&photo, &enrolled.corners)?;
+                    learned.prints.enrol(&e.id, patch);
                 }
             }
             None => failed.push(e.id.clone()),

@@ -325,14 +325,12 @@ fn compare_lookalikes(
         return Ok(seen);
     };
     if options.compare_ink {
+        let behind_nearest = |card: &str| {
+            nearest_cosine - learned.enrolment.cosine_of(card, embedding).unwrap_or(-1.0)
+        };
         seen.ink = learned
             .prints
-            .compare_ink(&among.crops, &among.cards)
-            .map(|mut r| {
-                let cosine = learned.enrolment.cosine_of(&r.card, embedding);
-                r.behind_nearest = nearest_cosine - cosine.unwrap_or(-1.0);
-                r
-            });
+            .compare_ink(&among.crops, &among.cards, behind_nearest);
         if let Some(r) = seen.ink.as_ref().filter(|r| crate::lookalike::ink_names(r)) {
             let verdict = Verdict {
                 card: Some(r.card.clone()),
@@ -455,16 +453,17 @@ pub fn enrolment_embedding(
     Ok(Some(EnrolledPhoto {
         embedding: learned.embed_at(photo, &corners)?,
         sibling,
-        patch: Patch::cut(photo, &corners)?,
+        corners,
     }))
 }
 
 /// What a photo of one card enrols: the model's embedding, the sibling model's (when loaded) and
-/// the patch for comparing look-alike prints.
+/// where the card lies (its own top-left first), to cut its patch for comparing look-alike prints
+/// when they are compared.
 pub struct EnrolledPhoto {
     pub embedding: Vec<f32>,
     pub sibling: Option<Vec<f32>>,
-    pub patch: Patch,
+    pub corners: [[f32; 2]; 4],
 }
 
 fn area(q: &[[f64; 2]; 4]) -> f64 {
