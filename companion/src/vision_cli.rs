@@ -123,9 +123,10 @@ pub struct IdentifierChoice {
 #[derive(clap::Args, Clone, Debug)]
 pub struct DetectorChoice {
     /// both: our printed faces' black frame and the learned detector (finds far, blurred and
-    /// half-hidden cards the frame misses, and cards of any printed design); frame: the frame
-    /// alone (faster). Default: both for Blitz and 风声, frame for the Duel table (where the
-    /// learned detector takes parts of the white mat for cards it cannot name).
+    /// half-hidden cards the frame misses, and cards of any printed design); both-named: both,
+    /// keeping only the learned outlines that are named; frame: the frame alone (faster).
+    /// Default: both for Blitz and 风声, both-named for the Duel table (where the learned detector
+    /// takes parts of the white mat for cards it cannot name).
     #[arg(long, value_enum)]
     pub detector: Option<DetectorArg>,
     /// The learned card detector's model (for --detector both).
@@ -153,18 +154,26 @@ pub enum DetectorArg {
     Frame,
     /// The frame, and the learned detector for cards of any design.
     Both,
+    /// Both, keeping only the learned detector's outlines that are named (every card at the
+    /// table is one the identifier knows).
+    BothNamed,
 }
 
 impl DetectorChoice {
-    /// The learned card detector, when `--detector both` (or the game's `default`) asks for it.
+    /// The learned card detector, when `--detector` (or the game's `default`) asks for it.
     pub fn card_detector(
         &self,
         default: DetectorArg,
-    ) -> anyhow::Result<Option<vision::detector::CardDetector>> {
-        match self.detector.unwrap_or(default) {
-            DetectorArg::Frame => Ok(None),
-            DetectorArg::Both => Ok(Some(learned_card_detector(&self.detector_model)?)),
-        }
+    ) -> anyhow::Result<Option<vision::LearnedDetection>> {
+        let keep_unnamed = match self.detector.unwrap_or(default) {
+            DetectorArg::Frame => return Ok(None),
+            DetectorArg::Both => true,
+            DetectorArg::BothNamed => false,
+        };
+        Ok(Some(vision::LearnedDetection {
+            detector: learned_card_detector(&self.detector_model)?,
+            keep_unnamed,
+        }))
     }
 
     /// `scanner` with the learned card detector added when `--detector` (or the game's
@@ -181,11 +190,12 @@ impl DetectorChoice {
 /// Blitz reads best with both detectors (the second compositor's boards: whole table exact 94.3 →
 /// 97.1 %, no wrong name).
 pub const BLITZ_DETECTOR: DetectorArg = DetectorArg::Both;
-/// The Duel table keeps the frame alone: with both it names more cards in single frames (the second
-/// compositor's tables 622000–622299: 98.13 → 99.02 %, one wrong name either way), but the learned
-/// detector takes parts of the white printed mat for cards it cannot name, and at the table those
-/// stall the tracker (the scripted game's plays were read late, in the wrong turns).
-pub const DUEL_DETECTOR: DetectorArg = DetectorArg::Frame;
+/// The Duel table keeps only the learned outlines it names: every card there is one of our faces
+/// or the back, and the outlines it cannot name are mostly the white printed mat's paper, which
+/// would stall the tracker or read as face-down territories (the second compositor's tables
+/// 623000–623299: named 98.57 → 99.13 %, unnamed outlines where no card lies 36 either way; with
+/// every outline kept 759).
+pub const DUEL_DETECTOR: DetectorArg = DetectorArg::BothNamed;
 /// The 风声 table reads fanned cards much better with both (the second compositor's tables: fanned
 /// cards found 32.7 → 70.3 %, seat tallies exact 67.4 → 75.2 %).
 pub const MESSAGE_DETECTOR: DetectorArg = DetectorArg::Both;

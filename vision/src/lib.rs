@@ -38,5 +38,5 @@ pub mod tflite;
 pub mod types;
 
 pub use error::VisionError;
-pub use pipeline::{Scanner, ScannerOptions};
+pub use pipeline::{LearnedDetection, Scanner, ScannerOptions};
 pub use types::*;

@@ -83,6 +83,27 @@ pub struct Scanner {
     identifier: Identifier,
     /// The design-agnostic detector, for cards without our printed frame (named by the model).
     card_detector: Option<Mutex<CardDetector>>,
+    /// Keep the design-agnostic detector's outlines that no identifier names.
+    keep_unnamed_outlines: bool,
+}
+
+/// The learned card detector and which of its outlines a scan keeps.
+pub struct LearnedDetection {
+    pub detector: CardDetector,
+    /// Also the outlines no identifier names (reported as unidentified cards). Where every card
+    /// at the table is one the identifier knows, leave them out: a plain white mat's paper can
+    /// look like a card to the model, and such pieces keep a table's tracker from settling (or
+    /// read as face-down cards where a game has them).
+    pub keep_unnamed: bool,
+}
+
+impl From<CardDetector> for LearnedDetection {
+    fn from(detector: CardDetector) -> LearnedDetection {
+        LearnedDetection {
+            detector,
+            keep_unnamed: true,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -203,6 +224,7 @@ impl Scanner {
             layouts,
             identifier: Identifier::Hash,
             card_detector: None,
+            keep_unnamed_outlines: true,
         }
     }
 
@@ -229,8 +251,10 @@ impl Scanner {
     /// Also finds cards with the learned detector (`None`: the frame holes alone): our own faces
     /// are named as their frame would be, other prints by the learned identifier (`model` or
     /// `fused`), so with the classical identifiers alone they are reported unnamed.
-    pub fn with_card_detector(mut self, detector: impl Into<Option<CardDetector>>) -> Scanner {
-        self.card_detector = detector.into().map(Mutex::new);
+    pub fn with_card_detector(mut self, detector: Option<impl Into<LearnedDetection>>) -> Scanner {
+        let learned = detector.map(Into::into);
+        self.keep_unnamed_outlines = learned.as_ref().is_none_or(|l| l.keep_unnamed);
+        self.card_detector = learned.map(|l| Mutex::new(l.detector));
         self
     }
 
@@ -265,7 +289,10 @@ impl Scanner {
         let mut out = Vec::new();
         // The fitted outline may have moved onto a named card.
         for card in detected.into_iter().filter(|c| unclaimed(&c.corners)) {
-            out.push(self.name_outline(image, card)?);
+            let found = self.name_outline(image, card)?;
+            if found.card.is_some() || self.keep_unnamed_outlines {
+                out.push(found);
+            }
         }
         Ok((out, detect_ms))
     }

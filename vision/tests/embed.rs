@@ -395,7 +395,7 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
     let with_learned = scanners
         .pop()
         .expect("two scanners")
-        .with_card_detector(card_detector());
+        .with_card_detector(Some(card_detector()));
     let frame_only = scanners.pop().expect("two scanners");
     let read = |scanner: &vision::Scanner| {
         let outcomes =
@@ -421,7 +421,7 @@ fn the_learned_detector_waits_for_a_still_frame() {
     let scanner = scanners(&[IdentifierKind::Fused], &[])
         .pop()
         .expect("a scanner")
-        .with_card_detector(card_detector());
+        .with_card_detector(Some(card_detector()));
     let far = "wh-r01";
     let named =
         |obs: &vision::TableObservation| obs.cards.iter().any(|c| c.card.as_deref() == Some(far));

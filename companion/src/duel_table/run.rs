@@ -21,7 +21,7 @@ pub fn open_source(
     spec: &SourceSpec,
     resume_after: Option<u64>,
     cat: &duel::Catalogue,
-    card_detector: Option<vision::detector::CardDetector>,
+    card_detector: Option<vision::LearnedDetection>,
 ) -> anyhow::Result<DuelFeed> {
     let source: Box<dyn FrameSource> =
         match (spec.open_recorded_or_camera()?, spec.synthetic_seed()) {
@@ -351,7 +351,7 @@ pub fn eval(
     placements: Vec<vision::scene::Placement>,
     aruco_mat: Option<bool>,
     json: bool,
-    card_detector: Option<vision::detector::CardDetector>,
+    card_detector: Option<vision::LearnedDetection>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let renderer = DuelSceneRenderer::new(&cat)?;
@@ -376,7 +376,7 @@ pub fn eval_external(
     dir: &Path,
     limit: usize,
     json: bool,
-    card_detector: Option<vision::detector::CardDetector>,
+    card_detector: Option<vision::LearnedDetection>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
     let mut scanner = duel_scanner(&cat)?.with_card_detector(card_detector);

@@ -209,10 +209,7 @@ impl Rendered {
     }
 
     /// Also finds cards with the learned, design-agnostic detector.
-    pub fn with_card_detector(
-        mut self,
-        detector: Option<vision::detector::CardDetector>,
-    ) -> Rendered {
+    pub fn with_card_detector(mut self, detector: Option<vision::LearnedDetection>) -> Rendered {
         self.scanner = self.scanner.with_card_detector(detector);
         self
     }

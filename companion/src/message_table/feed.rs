@@ -135,7 +135,7 @@ impl TableFeed {
         source: Box<dyn FrameSource>,
         cat: &Catalogue,
         name: String,
-        card_detector: Option<vision::detector::CardDetector>,
+        card_detector: Option<vision::LearnedDetection>,
     ) -> anyhow::Result<TableFeed> {
         let (scanner, faces) = message_scanner(cat)?;
         let scanner = scanner.with_card_detector(card_detector);

@@ -392,3 +392,14 @@ fn gray_of(image: &Mat) -> Result<Mat, VisionError> {
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
     Ok(gray)
 }
+
+/// The shipped detector with the shipped corner refiner, for tests that scan with them.
+#[cfg(test)]
+pub(crate) fn shipped() -> CardDetector {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    CardDetector::new(root.join(DEFAULT_MODEL), Default::default())
+        .expect("shipped detector")
+        .with_corner_refiner(
+            CornerRefiner::load(root.join(DEFAULT_CORNER_MODEL)).expect("shipped corner refiner"),
+        )
+}

@@ -301,6 +301,40 @@ mod tests {
         );
     }
 
+    /// The same five tables with the learned detector beside the frame. Every outline kept, it
+    /// adds pieces of the white mat that no identifier names (at the table: cards the tracker
+    /// waits on, or face-down territories); only the named ones kept, none of those, and no card
+    /// fewer named than with the frame alone.
+    #[test]
+    fn the_duel_table_keeps_only_the_learned_outlines_it_names() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/duel-tables");
+        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        let read = |learned: Option<bool>| {
+            let mut scanner = duel_scanner(&Catalogue::demo())
+                .expect("scanner")
+                .with_card_detector(learned.map(|keep_unnamed| crate::LearnedDetection {
+                    detector: crate::detector::shipped(),
+                    keep_unnamed,
+                }));
+            let outcomes =
+                crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
+                    .expect("scenes");
+            summarise(&outcomes, 699100)
+        };
+        let (frame, every, named) = (read(None), read(Some(true)), read(Some(false)));
+        eprintln!("{frame:#?}\n{every:#?}\n{named:#?}");
+        assert!(every.phantoms > 0, "{every:?}");
+        assert_eq!(named.phantoms, 0, "{named:?}");
+        assert_eq!(named.wrong_named, 0, "{named:?}");
+        assert!(
+            named.identity >= frame.identity,
+            "named {:.4} → {:.4}",
+            frame.identity,
+            named.identity
+        );
+    }
+
     #[test]
     fn a_missing_or_broken_duel_manifest_is_an_error_naming_it() {
         let dir = std::env::temp_dir().join(format!("arbiter-duel-bad-{}", std::process::id()));

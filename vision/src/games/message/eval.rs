@@ -371,17 +371,7 @@ mod tests {
         let read = |learned: bool| {
             let (mut scanner, faces) = message_scanner(&cat).expect("scanner");
             if learned {
-                let models = root.join("../models/detect");
-                let detector = crate::detector::CardDetector::new(
-                    models.join("card_detect.tflite"),
-                    Default::default(),
-                )
-                .expect("shipped detector")
-                .with_corner_refiner(
-                    crate::detector::CornerRefiner::load(models.join("card_corners.tflite"))
-                        .expect("shipped corner refiner"),
-                );
-                scanner = scanner.with_card_detector(detector);
+                scanner = scanner.with_card_detector(Some(crate::detector::shipped()));
             }
             let outcomes =
                 crate::games::message::run_external(&scanner, &faces, &dir, &scenes, |_, _, _| {})
