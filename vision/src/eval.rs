@@ -42,6 +42,14 @@ pub struct SceneOutcome {
     pub wrong_named: usize,
     /// Each of those, said in words for the report: "covered ss-u10 named wh-u02 at (x, y)".
     pub wrong_names: Vec<String>,
+    /// Unnamed outlines where no card lies: each a card the table's tracker waits on.
+    #[serde(default)]
+    pub phantoms: usize,
+    /// Each of those, said in words for the report: "partly hidden, 52×71 px at (x, y)".
+    #[serde(default)]
+    pub phantom_places: Vec<String>,
+    /// Every visible card named, placed and oriented right, and nothing extra: no wrong name, no
+    /// phantom.
     pub exact: bool,
     pub timings: crate::types::Timings,
 }
@@ -65,6 +73,7 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         })
         .collect();
     let mut wrong_names = Vec::new();
+    let mut phantom_places = Vec::new();
     for o in &obs.cards {
         let c = [o.center[0] as f64, o.center[1] as f64];
         let owner = truth.cards.iter().enumerate().rev().find(|(_, t)| {
@@ -88,18 +97,34 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
                     ));
                 }
             }
-            None => {
-                if let Some(id) = &o.card {
-                    wrong_names.push(format!(
-                        "nothing there named {id} at ({:.0}, {:.0})",
-                        c[0], c[1]
+            None => match &o.card {
+                Some(id) => wrong_names.push(format!(
+                    "nothing there named {id} at ({:.0}, {:.0})",
+                    c[0], c[1]
+                )),
+                None => {
+                    let side = |k: usize| {
+                        crate::detect::dist(
+                            o.corners[k].map(f64::from),
+                            o.corners[(k + 1) % 4].map(f64::from),
+                        )
+                    };
+                    phantom_places.push(format!(
+                        "{}{:.0}×{:.0} px at ({:.0}, {:.0})",
+                        if o.covered { "partly hidden, " } else { "" },
+                        side(0),
+                        side(1),
+                        c[0],
+                        c[1]
                     ));
                 }
-            }
+            },
         }
     }
     let wrong_named = wrong_names.len();
+    let phantoms = phantom_places.len();
     let exact = wrong_named == 0
+        && phantoms == 0
         && cards
             .iter()
             .filter(|c| !c.covered)
@@ -118,6 +143,8 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         cards,
         wrong_named,
         wrong_names,
+        phantoms,
+        phantom_places,
         exact,
         timings: obs.timings.clone(),
     }
@@ -142,6 +169,9 @@ pub struct Summary {
     pub orientation_accuracy: f64,
     pub cell_accuracy: f64,
     pub whole_board_exact: f64,
+    /// Unnamed outlines where no card lies, all scenes.
+    #[serde(default)]
+    pub phantoms: usize,
     pub total: StageStats,
     pub calibrate: StageStats,
     pub detect: StageStats,
@@ -191,6 +221,7 @@ pub fn summarise(outcomes: &[SceneOutcome], first_seed: u64) -> Summary {
         cell_accuracy: rate(&|c| c.cell_ok),
         whole_board_exact: outcomes.iter().filter(|s| s.exact).count() as f64
             / outcomes.len().max(1) as f64,
+        phantoms: outcomes.iter().map(|s| s.phantoms).sum(),
         total: t(&|x| x.total_ms),
         calibrate: t(&|x| x.calibrate_ms),
         detect: t(&|x| x.detect_ms),

@@ -265,7 +265,8 @@ pub fn write_report(
             &crop.image,
         )?;
     }
-    // Every failure, not only the cropped ones: each failed visible card and each wrong name.
+    // Every failure, not only the cropped ones: each failed visible card, each wrong name and
+    // each unnamed outline where no card lies.
     let mut list: Vec<String> = Vec::new();
     for o in outcomes {
         for c in o.cards.iter().filter(|c| is_failure(c)) {
@@ -273,6 +274,9 @@ pub fn write_report(
         }
         for w in &o.wrong_names {
             list.push(format!("seed {}: wrong name: {w}", o.seed));
+        }
+        for p in &o.phantom_places {
+            list.push(format!("seed {}: unnamed, no card there: {p}", o.seed));
         }
     }
     let path = dir.join("failures.txt");

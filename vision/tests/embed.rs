@@ -410,6 +410,28 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
     assert_eq!(after.wrong_confident_rate, 0.0);
 }
 
+/// Two tuning boards from the second compositor (seeds 612055 and 612121) where the learned
+/// detector outlines what is no card: the table between two cards of a column, and patches of a
+/// patterned table. Nothing names them, and their sides are not edges in the image, so they are
+/// not reported (every unnamed outline kept, the boards had four phantoms).
+#[test]
+fn the_learned_detector_reports_no_outline_without_edges() {
+    use vision::identifier::IdentifierKind;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/edgeless-outlines");
+    let scanner = scanners(&[IdentifierKind::Fused], &[])
+        .pop()
+        .expect("a scanner")
+        .with_card_detector(Some(card_detector()));
+    let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
+    assert_eq!(outcomes.len(), 2);
+    for o in &outcomes {
+        assert_eq!(o.phantoms, 0, "{}: {:?}", o.seed, o.phantom_places);
+    }
+    let s = vision::eval::summarise(&outcomes, 612055);
+    assert!(s.identity_accuracy >= 0.99, "{s:#?}");
+}
+
 /// A frame in motion commits nothing, so it is read without the learned detector; the still frame
 /// after it is read again with it (not taken as the same table): board 612075's far card, which
 /// only the learned detector finds, is missing while the camera moves and named once it is still.

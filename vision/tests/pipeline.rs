@@ -312,6 +312,44 @@ fn duel_mat_cells_are_side_and_slot() {
     );
 }
 
+/// An unnamed outline where no card lies is a phantom (a card the tracker would wait on): it is
+/// counted, said in words, and the table is not exact; one named wrongly is a wrong name instead.
+#[test]
+fn an_unnamed_outline_where_no_card_lies_spoils_the_exact_table() {
+    let kit = common::kit();
+    let (scene, mut obs, clean) = (1000..1008)
+        .map(|seed| {
+            let scene = kit.renderer.render(seed, &SceneOptions::default()).unwrap();
+            let obs = kit.scanner.scan(&scene.image, seed).unwrap();
+            let outcome = compare(&scene.truth, &obs);
+            (scene, obs, outcome)
+        })
+        .find(|(_, _, o)| o.exact)
+        .expect("an exact table among the fixed seeds");
+    assert_eq!(clean.phantoms, 0, "{:?}", clean.phantom_places);
+    let mut phantom = obs.cards[0].clone();
+    let corners = [[2.0, 2.0], [30.0, 2.0], [30.0, 40.0], [2.0, 40.0]];
+    assert!(scene
+        .truth
+        .cards
+        .iter()
+        .all(|t| t.corners.iter().all(|p| p[0] > 40.0 || p[1] > 50.0)));
+    phantom.card = None;
+    phantom.covered = true;
+    phantom.corners = corners;
+    phantom.center = [16.0, 21.0];
+    obs.cards.push(phantom);
+    let spoilt = compare(&scene.truth, &obs);
+    assert_eq!(spoilt.phantoms, 1);
+    assert_eq!(
+        spoilt.phantom_places,
+        vec!["partly hidden, 28×38 px at (16, 21)"]
+    );
+    assert_eq!(spoilt.wrong_named, 0);
+    assert!(!spoilt.exact);
+    assert_eq!(summarise(&[clean, spoilt], 1000).phantoms, 1);
+}
+
 fn outcome(seed: u64) -> vision::eval::SceneOutcome {
     let kit = common::kit();
     let scene = kit.renderer.render(seed, &SceneOptions::default()).unwrap();

@@ -10,6 +10,7 @@
 
 mod corners;
 pub mod deck;
+pub mod edges;
 pub mod eval;
 pub mod join;
 pub mod name;
