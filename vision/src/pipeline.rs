@@ -658,11 +658,9 @@ impl Scanner {
                 // the model reads the crop itself, and a crop of part of a card falls below its
                 // thresholds (tuned on scenes with hands and sleeves). A frame fitted to the
                 // cards is rougher still: a surely named card is not unnamed by it.
-                if !f.model_sure
-                    && !f.any_design
-                    && !(from_cards && f.confidence >= SURELY_NAMED)
-                    && cut_short(h, &f.corners, self.options.max_aspect)
-                {
+                let vouched_for =
+                    f.model_sure || f.any_design || (from_cards && f.confidence >= SURELY_NAMED);
+                if !vouched_for && cut_short(h, &f.corners, self.options.max_aspect) {
                     f.card = None;
                     f.confidence = 0.0;
                     f.covered = true;
