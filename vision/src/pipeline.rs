@@ -82,9 +82,13 @@ pub struct Scanner {
     layouts: Vec<MatLayout>,
     identifier: Identifier,
     /// The design-agnostic detector, for cards without our printed frame (named by the model).
-    card_detector: Option<Mutex<CardDetector>>,
-    /// Keep the design-agnostic detector's outlines that no identifier names.
-    keep_unnamed_outlines: bool,
+    learned: Option<LearnedStage>,
+}
+
+/// The learned card detector as a scanner runs it.
+struct LearnedStage {
+    detector: Mutex<CardDetector>,
+    keep_unnamed: bool,
 }
 
 /// The learned card detector and which of its outlines a scan keeps.
@@ -245,8 +249,7 @@ impl Scanner {
             table,
             layouts,
             identifier: Identifier::Hash,
-            card_detector: None,
-            keep_unnamed_outlines: true,
+            learned: None,
         }
     }
 
@@ -274,9 +277,12 @@ impl Scanner {
     /// are named as their frame would be, other prints by the learned identifier (`model` or
     /// `fused`), so with the classical identifiers alone they are reported unnamed.
     pub fn with_card_detector(mut self, detector: Option<impl Into<LearnedDetection>>) -> Scanner {
-        let learned = detector.map(Into::into);
-        self.keep_unnamed_outlines = learned.as_ref().is_none_or(|l| l.keep_unnamed);
-        self.card_detector = learned.map(|l| Mutex::new(l.detector));
+        self.learned = detector
+            .map(Into::into)
+            .map(|l: LearnedDetection| LearnedStage {
+                detector: Mutex::new(l.detector),
+                keep_unnamed: l.keep_unnamed,
+            });
         self
     }
 
@@ -288,7 +294,7 @@ impl Scanner {
         found: &[Found],
         table: Option<&geometry::H3>,
     ) -> Result<(Vec<Found>, f64), VisionError> {
-        let Some(detector) = &self.card_detector else {
+        let Some(learned) = &self.learned else {
             return Ok((Vec::new(), 0.0));
         };
         // Only a named card claims its place: an unnamed frame quad inside another design's
@@ -306,7 +312,7 @@ impl Scanner {
             })
         };
         let t = Instant::now();
-        let detected = unclaimed_outlines(detector, image, &named, table, unclaimed)?;
+        let detected = unclaimed_outlines(&learned.detector, image, &named, table, unclaimed)?;
         let detect_ms = ms(t);
         let mut out = Vec::new();
         // The fitted outline may have moved onto a named card.
@@ -314,7 +320,7 @@ impl Scanner {
             let found = self.name_outline(image, card)?;
             let keep = match found.card {
                 Some(_) => true,
-                None => self.keep_unnamed_outlines && sides_are_edges(image, &found.corners)?,
+                None => learned.keep_unnamed && sides_are_edges(image, &found.corners)?,
             };
             if keep {
                 out.push(found);
@@ -489,7 +495,7 @@ impl Scanner {
         };
         let (obs, identified) =
             self.scan_frame(image, frame_index, Some((&mut *memory, &small)), unchanged)?;
-        let whole = !obs.motion || self.card_detector.is_none();
+        let whole = !obs.motion || self.learned.is_none();
         memory.scanned(&small, &obs, towards, identified, whole);
         Ok(obs)
     }
