@@ -42,16 +42,21 @@ pub struct SceneOutcome {
     pub wrong_named: usize,
     /// Each of those, said in words for the report: "covered ss-u10 named wh-u02 at (x, y)".
     pub wrong_names: Vec<String>,
-    /// Unnamed outlines where no card lies: each a card the table's tracker waits on.
-    #[serde(default)]
-    pub phantoms: usize,
-    /// Each of those, said in words for the report: "partly hidden, 52×71 px at (x, y)".
+    /// Unnamed outlines where no card lies (each a card the table's tracker waits on), said in
+    /// words for the report: "partly hidden, 52×71 px at (x, y)".
     #[serde(default)]
     pub phantom_places: Vec<String>,
     /// Every visible card named, placed and oriented right, and nothing extra: no wrong name, no
     /// phantom.
     pub exact: bool,
     pub timings: crate::types::Timings,
+}
+
+impl SceneOutcome {
+    /// Unnamed outlines where no card lies.
+    pub fn phantoms(&self) -> usize {
+        self.phantom_places.len()
+    }
 }
 
 /// Compares one observation with its truth. An observation belongs to the truth card whose outline
@@ -122,9 +127,8 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         }
     }
     let wrong_named = wrong_names.len();
-    let phantoms = phantom_places.len();
     let exact = wrong_named == 0
-        && phantoms == 0
+        && phantom_places.is_empty()
         && cards
             .iter()
             .filter(|c| !c.covered)
@@ -143,7 +147,6 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         cards,
         wrong_named,
         wrong_names,
-        phantoms,
         phantom_places,
         exact,
         timings: obs.timings.clone(),
@@ -221,7 +224,7 @@ pub fn summarise(outcomes: &[SceneOutcome], first_seed: u64) -> Summary {
         cell_accuracy: rate(&|c| c.cell_ok),
         whole_board_exact: outcomes.iter().filter(|s| s.exact).count() as f64
             / outcomes.len().max(1) as f64,
-        phantoms: outcomes.iter().map(|s| s.phantoms).sum(),
+        phantoms: outcomes.iter().map(SceneOutcome::phantoms).sum(),
         total: t(&|x| x.total_ms),
         calibrate: t(&|x| x.calibrate_ms),
         detect: t(&|x| x.detect_ms),

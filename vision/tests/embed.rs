@@ -426,7 +426,7 @@ fn the_learned_detector_reports_no_outline_without_edges() {
     let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
     assert_eq!(outcomes.len(), 2);
     for o in &outcomes {
-        assert_eq!(o.phantoms, 0, "{}: {:?}", o.seed, o.phantom_places);
+        assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places);
     }
     let s = vision::eval::summarise(&outcomes, 612055);
     assert!(s.identity_accuracy >= 0.99, "{s:#?}");
