@@ -4,7 +4,7 @@ use crate::calibrate;
 use crate::detect::{card_sized, find_holes, DetectOptions};
 use crate::detector::name::name_card;
 use crate::detector::{CardDetector, DetectedCard};
-use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
+use crate::face::{CARD_H_MM, CARD_W_MM, FRAME_MM, HOLE_INSET_MM};
 use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_of_card, hole_patches, ReferenceSet};
@@ -208,6 +208,24 @@ const UNNAMED_OUTLINE_MIN_SIDE_CONTRAST: f64 = 20.0;
 fn sides_are_edges(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
     let weakest = crate::detector::edges::weakest_side(image, corners)?;
     Ok(weakest.is_none_or(|w| w >= UNNAMED_OUTLINE_MIN_SIDE_CONTRAST))
+}
+
+/// An unnamed frame hole is kept only where the image differs across three of its sides at least
+/// this much, the colours compared half a frame's width within and beyond: a card's hole meets its
+/// black frame, where a brick or a paving stone that the frame finder takes for a hole looks the
+/// same within as beyond. One side may be hidden (a card fanned over it). Chosen on the Blitz
+/// tuning boards 612000–612199 (unnamed holes where no card lies 6 → 0, the named cards' holes
+/// measured 75 or more), checked on the Duel tuning tables 621100–621399 and the 风声 tuning
+/// tables 661000–661099.
+const UNNAMED_HOLE_MIN_SIDE_CONTRAST: f64 = 40.0;
+
+fn hole_is_framed(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
+    let half_frame = FRAME_MM / 2.0 / (CARD_W_MM - 2.0 * HOLE_INSET_MM);
+    let sides = crate::detector::edges::side_contrasts(image, hole, half_frame)?;
+    // Weakest first: the second is the weakest of the three strongest.
+    Ok(sides
+        .get(1)
+        .is_none_or(|&c| c >= UNNAMED_HOLE_MIN_SIDE_CONTRAST))
 }
 
 /// A card the classical matcher names with at least this confidence is a card even where a frame
@@ -560,6 +578,10 @@ impl Scanner {
         for hole in &holes {
             quads += 1;
             let outer = identify(&hole.points, &mut extra_ms)?;
+            let outer = match outer {
+                Some(f) if f.card.is_none() && !hole_is_framed(image, &hole.points)? => None,
+                other => other,
+            };
             if outer.as_ref().is_some_and(|f| f.card.is_some()) || hole.inner.is_empty() {
                 found.extend(outer);
                 continue;

@@ -19,14 +19,26 @@ const SIDE_SPAN: (f64, f64) = (0.15, 0.85);
 /// channel, Euclidean, each sample a 3×3 mean) between just within and just beyond it. Sides
 /// whose samples leave the image are not judged; `None` when none can be.
 pub fn weakest_side(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<Option<f64>, VisionError> {
+    Ok(side_contrasts(image, corners, SAMPLE_OFFSET_SHARE)?
+        .first()
+        .copied())
+}
+
+/// The contrast across each side that can be judged, as in [`weakest_side`] but with the colours
+/// compared `offset_share` of the shorter side within and beyond; weakest first.
+pub fn side_contrasts(
+    image: &Mat,
+    corners: &[[f64; 2]; 4],
+    offset_share: f64,
+) -> Result<Vec<f64>, VisionError> {
     let side = |k: usize| crate::detect::dist(corners[k], corners[(k + 1) % 4]);
     let shorter = (0..4).map(side).fold(f64::MAX, f64::min);
     if shorter.is_nan() || shorter <= 0.0 {
-        return Ok(None);
+        return Ok(Vec::new());
     }
-    let offset = (SAMPLE_OFFSET_SHARE * shorter).clamp(SAMPLE_OFFSET_PX.0, SAMPLE_OFFSET_PX.1);
+    let offset = (offset_share * shorter).clamp(SAMPLE_OFFSET_PX.0, SAMPLE_OFFSET_PX.1);
     let centre = crate::geometry::centroid(corners);
-    let mut weakest: Option<f64> = None;
+    let mut contrasts = Vec::with_capacity(4);
     for k in 0..4 {
         let (a, b) = (corners[k], corners[(k + 1) % 4]);
         let length = side(k);
@@ -53,10 +65,10 @@ pub fn weakest_side(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<Option<f64>,
             continue;
         }
         differences.sort_by(|x, y| x.total_cmp(y));
-        let median = differences[differences.len() / 2];
-        weakest = Some(weakest.map_or(median, |w| w.min(median)));
+        contrasts.push(differences[differences.len() / 2]);
     }
-    Ok(weakest)
+    contrasts.sort_by(|x, y| x.total_cmp(y));
+    Ok(contrasts)
 }
 
 /// The mean colour of the 3×3 pixels around `p`; `None` when they are not all in the image.
