@@ -3,7 +3,7 @@
 //! can outline too, does not along at least one.
 
 use crate::VisionError;
-use opencv::core::{Mat, Vec3b};
+use opencv::core::{Mat, CV_8UC3};
 use opencv::prelude::*;
 
 /// How far beyond and within a side the colours compared lie: this share of the outline's
@@ -36,6 +36,22 @@ pub fn side_contrasts(
     if shorter.is_nan() || shorter <= 0.0 {
         return Ok(Vec::new());
     }
+    if image.typ() != CV_8UC3 {
+        return Err(VisionError::Other("edges are judged on a BGR image".into()));
+    }
+    let continuous;
+    let image = match image.is_continuous() {
+        true => image,
+        false => {
+            continuous = image.try_clone()?;
+            &continuous
+        }
+    };
+    let pixels = Pixels {
+        data: image.data_bytes()?,
+        cols: image.cols(),
+        rows: image.rows(),
+    };
     let offset = (offset_share * shorter).clamp(SAMPLE_OFFSET_PX.0, SAMPLE_OFFSET_PX.1);
     let centre = crate::geometry::centroid(corners);
     let mut contrasts = Vec::with_capacity(4);
@@ -55,7 +71,7 @@ pub fn side_contrasts(
             let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
             let at = |s: f64| [p[0] + outward[0] * s, p[1] + outward[1] * s];
             if let (Some(inside), Some(beyond)) =
-                (mean_3x3(image, at(-offset))?, mean_3x3(image, at(offset))?)
+                (pixels.mean_3x3(at(-offset)), pixels.mean_3x3(at(offset)))
             {
                 let d: f64 = (0..3).map(|c| (inside[c] - beyond[c]).powi(2)).sum();
                 differences.push(d.sqrt());
@@ -71,22 +87,33 @@ pub fn side_contrasts(
     Ok(contrasts)
 }
 
-/// The mean colour of the 3×3 pixels around `p`; `None` when they are not all in the image.
-fn mean_3x3(image: &Mat, p: [f64; 2]) -> Result<Option<[f64; 3]>, VisionError> {
-    let (x, y) = (p[0].round() as i32, p[1].round() as i32);
-    if x < 1 || y < 1 || x + 1 >= image.cols() || y + 1 >= image.rows() {
-        return Ok(None);
-    }
-    let mut sum = [0.0; 3];
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            let px = image.at_2d::<Vec3b>(y + dy, x + dx)?;
-            for (s, v) in sum.iter_mut().zip(px.0) {
-                *s += f64::from(v);
+/// A colour image's pixels, read straight from its buffer: an outline is judged by some
+/// hundred samples and a patterned table has hundreds of outlines.
+struct Pixels<'a> {
+    data: &'a [u8],
+    cols: i32,
+    rows: i32,
+}
+
+impl Pixels<'_> {
+    /// The mean colour of the 3×3 pixels around `p`; `None` when they are not all in the image.
+    fn mean_3x3(&self, p: [f64; 2]) -> Option<[f64; 3]> {
+        let (x, y) = (p[0].round() as i32, p[1].round() as i32);
+        if x < 1 || y < 1 || x + 1 >= self.cols || y + 1 >= self.rows {
+            return None;
+        }
+        let mut sum = [0.0; 3];
+        for dy in -1..=1 {
+            let row = ((y + dy) * self.cols) as usize * 3;
+            for dx in -1..=1 {
+                let at = row + (x + dx) as usize * 3;
+                for (c, s) in sum.iter_mut().enumerate() {
+                    *s += f64::from(self.data[at + c]);
+                }
             }
         }
+        Some(sum.map(|s| s / 9.0))
     }
-    Ok(Some(sum.map(|s| s / 9.0)))
 }
 
 #[cfg(test)]
