@@ -29,6 +29,9 @@ pub struct Descriptors {
     pub fine: Vec<f32>,
     /// The whole hole, blurred and small: its layout shows whether all of the card is in view.
     pub full: Vec<f32>,
+    /// How much the middle of the hole varies (the largest channel's standard deviation, 0–255):
+    /// a printed face has art and text there, a square of the table none.
+    pub ink: f32,
 }
 /// A card's corners in image pixels and the homography from card mm to the image.
 pub type CardPlacement = ([[f64; 2]; 4], H3);
@@ -148,6 +151,7 @@ pub fn describe(patch: &Mat) -> Result<Descriptors, VisionError> {
         opencv::core::BORDER_REPLICATE,
     )?;
     let full = normalise(&resize(&whole, FULL_SIDE, FULL_SIDE)?)?;
+    let ink = middle_ink(patch)?;
     let rows = (patch.rows() as f64 * COMPARED_FRACTION).round() as i32;
     let top = Mat::roi(patch, Rect::new(0, 0, patch.cols(), rows))?.try_clone()?;
     // Smooth first: a webcam frame is softer than the printed face, and fine print (names, digits)
@@ -167,7 +171,35 @@ pub fn describe(patch: &Mat) -> Result<Descriptors, VisionError> {
         coarse: normalise(&coarse)?,
         fine: normalise(&fine)?,
         full,
+        ink,
     })
+}
+
+/// The share of the hole left out on each side when its ink is measured: the hole's edge may
+/// take in a sliver of the frame or of what lies beyond.
+const INK_MARGIN: f64 = 0.1;
+
+fn middle_ink(patch: &Mat) -> Result<f32, VisionError> {
+    let (mx, my) = (
+        (patch.cols() as f64 * INK_MARGIN).round() as i32,
+        (patch.rows() as f64 * INK_MARGIN).round() as i32,
+    );
+    let middle = Mat::roi(
+        patch,
+        Rect::new(mx, my, patch.cols() - 2 * mx, patch.rows() - 2 * my),
+    )?;
+    let (mut mean, mut deviation) = (Mat::default(), Mat::default());
+    opencv::core::mean_std_dev(
+        &middle,
+        &mut mean,
+        &mut deviation,
+        &opencv::core::no_array(),
+    )?;
+    let mut most: f64 = 0.0;
+    for k in 0..deviation.rows() {
+        most = most.max(*deviation.at::<f64>(k)?);
+    }
+    Ok(most as f32)
 }
 
 impl ReferenceSet {
@@ -466,6 +498,24 @@ impl ReferenceSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_hole_has_no_ink_and_a_face_has_some() {
+        let plain = Mat::new_rows_cols_with_default(
+            48,
+            48,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::new(180.0, 90.0, 40.0, 0.0),
+        )
+        .expect("patch");
+        assert!(describe(&plain).expect("descriptors").ink < 1.0);
+        let catalogue = blitz::catalogue::Catalogue::demo();
+        let faces = crate::distinct::blitz_faces(&catalogue.cards).expect("faces");
+        for (id, face) in faces.iter().take(5) {
+            let ink = describe_face(face).expect("descriptors").ink;
+            assert!(ink > 20.0, "{id}: {ink}");
+        }
+    }
 
     /// A card's outline given from any corner, either way round, gives back the hole whose card
     /// it is: `card_corners` of that hole is the same outline.

@@ -355,6 +355,23 @@ mod tests {
         assert!(s.identity >= 0.95, "identity {:.3}", s.identity);
     }
 
+    /// Two tuning tables without the mat on check cloths (seeds 625049 and 625095), where the
+    /// frame finder takes a plain square of the cloth for a card's hole and the matcher named
+    /// seven of them (at 0.21–0.73). A hole with nothing printed in it is no card.
+    #[test]
+    fn a_plain_square_of_the_table_is_named_nothing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/duel-plain-squares");
+        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
+        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
+            .expect("scenes");
+        let s = summarise(&outcomes, 625049);
+        assert_eq!(s.scenes, 2);
+        assert_eq!(s.wrong_named, 0, "{s:?}");
+        assert!(s.identity >= 0.95, "identity {:.3}", s.identity);
+    }
+
     #[test]
     fn a_missing_or_broken_duel_manifest_is_an_error_naming_it() {
         let dir = std::env::temp_dir().join(format!("arbiter-duel-bad-{}", std::process::id()));
