@@ -219,6 +219,32 @@ fn sides_are_edges(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<bool, VisionE
 /// tables 661000–661099.
 const UNNAMED_HOLE_MIN_SIDE_CONTRAST: f64 = 40.0;
 
+/// The sides of the printed cards a player may own, in mm: from 57×87 to 70×120.
+const ANY_CARD_SHORT_MM: (f64, f64) = (57.0, 70.0);
+const ANY_CARD_LONG_MM: (f64, f64) = (86.0, 120.0);
+/// How far an outline's sides, measured under a frame fitted to the cards, may fall outside
+/// [`ANY_CARD_SHORT_MM`] and [`ANY_CARD_LONG_MM`] (a rough fit stretches them). Chosen on the
+/// Blitz tuning boards 612000–612199: at 0.35 unnamed outlines where no card lies 11 → 5, at
+/// 0.25 → 3, no card lost either way.
+const OUTLINE_SIZE_TOLERANCE: f64 = 0.25;
+
+/// Whether an unnamed outline measures like a card of some printed size: the learned detector
+/// also outlines a patch of check cloth between the cards, smaller than any card. A partly hidden
+/// outline may be smaller, not larger.
+fn outline_card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4], partly_hidden: bool) -> bool {
+    let mm = quad.map(|p| geometry::apply(h, p));
+    let side = |a: usize, b: usize| crate::detect::dist(mm[a], mm[b]);
+    let (s1, s2) = (
+        (side(0, 1) + side(2, 3)) / 2.0,
+        (side(1, 2) + side(3, 0)) / 2.0,
+    );
+    let (short, long) = (s1.min(s2), s1.max(s2));
+    let (less, more) = (1.0 - OUTLINE_SIZE_TOLERANCE, 1.0 + OUTLINE_SIZE_TOLERANCE);
+    let not_larger = short <= ANY_CARD_SHORT_MM.1 * more && long <= ANY_CARD_LONG_MM.1 * more;
+    let not_smaller = short >= ANY_CARD_SHORT_MM.0 * less && long >= ANY_CARD_LONG_MM.0 * less;
+    not_larger && (partly_hidden || not_smaller)
+}
+
 fn hole_is_framed(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
     let half_frame = FRAME_MM / 2.0 / (CARD_W_MM - 2.0 * HOLE_INSET_MM);
     let sides = crate::detector::edges::side_contrasts(image, hole, half_frame)?;
@@ -685,8 +711,13 @@ impl Scanner {
                         c[1] + (f.corners[k][1] - c[1]) * s,
                     ]
                 });
-                // A clearly named card is a card even where a rough fit says its size is off.
-                f.any_design || f.confidence >= CLEARLY_NAMED || card_sized(homography, &hole)
+                // A clearly named card is a card even where a rough fit says its size is off; an
+                // unnamed outline must measure like a card of some printed size.
+                match (f.any_design, &f.card) {
+                    (true, None) => outline_card_sized(homography, &f.corners, f.covered),
+                    (true, Some(_)) => true,
+                    (false, _) => f.confidence >= CLEARLY_NAMED || card_sized(homography, &hole),
+                }
             });
         }
         let from_cards = !matches!(calibration, Calibration::Mat { .. });
