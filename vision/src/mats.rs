@@ -11,6 +11,8 @@ use opencv::{aruco, imgproc};
 /// Distance between cell centres; a card (63×88 mm) fits turned either way.
 pub const PITCH_MM: f64 = 100.0;
 pub const MARKER_MM: f64 = 50.0;
+/// The white margin printed round each marker.
+const QUIET_ZONE_MM: f64 = 6.0;
 /// Markers sit this far outside the grid (centre to grid edge).
 pub const MARKER_OFFSET_MM: f64 = 50.0;
 /// The mat's paper extends this far beyond the grid.
@@ -98,6 +100,15 @@ impl MatLayout {
         ])
     }
 
+    /// Whether a point in table mm lies on one of the mat's printed markers (with its white
+    /// quiet zone), seen or not.
+    pub fn on_a_marker(&self, p: [f64; 2]) -> bool {
+        let reach = MARKER_MM / 2.0 + QUIET_ZONE_MM;
+        self.markers
+            .iter()
+            .any(|(_, c)| (p[0] - c[0]).abs() <= reach && (p[1] - c[1]).abs() <= reach)
+    }
+
     /// Cell of a point in table mm, if it lies on the grid.
     pub fn cell_of(&self, p: [f64; 2]) -> Option<(u8, u8)> {
         let (c, r) = ((p[0] / PITCH_MM).floor(), (p[1] / PITCH_MM).floor());
@@ -166,7 +177,7 @@ pub fn render_mat(layout: &MatLayout, px_per_mm: f64) -> Result<Mat, VisionError
             [centre[0] - MARKER_MM / 2.0, centre[1] + MARKER_MM / 2.0],
         );
         // A white quiet zone around each marker so it stays findable on any mat colour.
-        let q = (6.0 * px_per_mm) as i32;
+        let q = (QUIET_ZONE_MM * px_per_mm) as i32;
         let zone = Rect::new(
             p[0].round() as i32 - q,
             p[1].round() as i32 - q,
@@ -269,4 +280,22 @@ pub fn find_markers_and_candidates(gray: &Mat, shrink: i32) -> Result<MarkerPass
         .collect();
     let unread = rejected.iter().filter_map(|q| quad(&q)).collect();
     Ok(MarkerPass { seen, unread })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_on_a_marker_or_its_margin_is_on_a_marker_and_a_cell_is_not() {
+        let layout = MatLayout::blitz(4);
+        for (_, c) in &layout.markers {
+            assert!(layout.on_a_marker(*c));
+            assert!(layout.on_a_marker([c[0] + MARKER_MM / 2.0 + 5.0, c[1]]));
+            assert!(!layout.on_a_marker([c[0] + MARKER_MM / 2.0 + 10.0, c[1]]));
+        }
+        for (col, row) in [(0, 0), (3, 6), (1, 3)] {
+            assert!(!layout.on_a_marker(MatLayout::cell_centre(col, row)));
+        }
+    }
 }

@@ -222,15 +222,18 @@ const UNNAMED_HOLE_MIN_SIDE_CONTRAST: f64 = 40.0;
 /// The sides of the printed cards a player may own, in mm: from 57×87 to 70×120.
 const ANY_CARD_SHORT_MM: (f64, f64) = (57.0, 70.0);
 const ANY_CARD_LONG_MM: (f64, f64) = (86.0, 120.0);
+/// No printed card is squarer than this (long side over short: 70×86 mm would be 1.23); a mat's
+/// marker with its white margin is about 1.0.
+const ANY_CARD_MIN_ASPECT: f64 = 1.2;
 /// How far an outline's sides, measured under a frame fitted to the cards, may fall outside
 /// [`ANY_CARD_SHORT_MM`] and [`ANY_CARD_LONG_MM`] (a rough fit stretches them). Chosen on the
 /// Blitz tuning boards 612000–612199: at 0.35 unnamed outlines where no card lies 11 → 5, at
 /// 0.25 → 3, no card lost either way.
 const OUTLINE_SIZE_TOLERANCE: f64 = 0.25;
 
-/// Whether an unnamed outline measures like a card of some printed size: the learned detector
-/// also outlines a patch of check cloth between the cards, smaller than any card. A partly hidden
-/// outline may be smaller, not larger.
+/// Whether an unnamed outline measures like a card of some printed size and shape: the learned
+/// detector also outlines a patch of check cloth between the cards, smaller than any card, and a
+/// mat's markers, square. A partly hidden outline may be smaller or squarer, not larger.
 fn outline_card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4], partly_hidden: bool) -> bool {
     let mm = quad.map(|p| geometry::apply(h, p));
     let side = |a: usize, b: usize| crate::detect::dist(mm[a], mm[b]);
@@ -242,7 +245,8 @@ fn outline_card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4], partly_hidden: boo
     let (less, more) = (1.0 - OUTLINE_SIZE_TOLERANCE, 1.0 + OUTLINE_SIZE_TOLERANCE);
     let not_larger = short <= ANY_CARD_SHORT_MM.1 * more && long <= ANY_CARD_LONG_MM.1 * more;
     let not_smaller = short >= ANY_CARD_SHORT_MM.0 * less && long >= ANY_CARD_LONG_MM.0 * less;
-    not_larger && (partly_hidden || not_smaller)
+    let card_shaped = long >= short * ANY_CARD_MIN_ASPECT;
+    not_larger && (partly_hidden || (not_smaller && card_shaped))
 }
 
 fn hole_is_framed(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
@@ -694,6 +698,23 @@ impl Scanner {
             ),
         };
         let metric = calibration.metric_homography();
+        if let Some(homography) = &metric {
+            // An unnamed outline must measure like a card of some printed size, whatever gave
+            // the frame; on a mat the detector also outlines its markers, partly hidden ones too.
+            let markers = match (&calibration, &layout) {
+                (Calibration::Mat { .. }, Some(layout)) => Some(layout),
+                _ => None,
+            };
+            found.retain(|f| {
+                let on_a_marker = || {
+                    let centre = geometry::apply(homography, geometry::centroid(&f.corners));
+                    markers.is_some_and(|l| l.on_a_marker(centre))
+                };
+                f.card.is_some()
+                    || !f.any_design
+                    || (outline_card_sized(homography, &f.corners, f.covered) && !on_a_marker())
+            });
+        }
         if let (Calibration::FrontLine { .. } | Calibration::Cards { .. }, Some(homography)) =
             (&calibration, &metric)
         {
@@ -711,13 +732,8 @@ impl Scanner {
                         c[1] + (f.corners[k][1] - c[1]) * s,
                     ]
                 });
-                // A clearly named card is a card even where a rough fit says its size is off; an
-                // unnamed outline must measure like a card of some printed size.
-                match (f.any_design, &f.card) {
-                    (true, None) => outline_card_sized(homography, &f.corners, f.covered),
-                    (true, Some(_)) => true,
-                    (false, _) => f.confidence >= CLEARLY_NAMED || card_sized(homography, &hole),
-                }
+                // A clearly named card is a card even where a rough fit says its size is off.
+                f.any_design || f.confidence >= CLEARLY_NAMED || card_sized(homography, &hole)
             });
         }
         let from_cards = !matches!(calibration, Calibration::Mat { .. });
@@ -844,6 +860,31 @@ mod tests {
 
     fn card(x: f64, y: f64) -> [[f64; 2]; 4] {
         [[x, y], [x + 40.0, y], [x + 40.0, y + 56.0], [x, y + 56.0]]
+    }
+
+    /// Under a frame in mm (here the image itself), an unnamed outline is kept when it measures
+    /// like some printed card: not a square, not a patch smaller than any card, not a sheet
+    /// larger; a partly hidden one may be smaller or squarer.
+    #[test]
+    fn an_outline_measures_like_a_card_of_some_printed_size() {
+        let mm = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let quad = |w: f64, h: f64| {
+            [
+                [100.0, 100.0],
+                [100.0 + w, 100.0],
+                [100.0 + w, 100.0 + h],
+                [100.0, 100.0 + h],
+            ]
+        };
+        for (w, h) in [(63.0, 88.0), (57.0, 87.0), (70.0, 120.0), (88.0, 63.0)] {
+            assert!(outline_card_sized(&mm, &quad(w, h), false), "{w}×{h}");
+        }
+        for (w, h) in [(60.0, 60.0), (30.0, 45.0), (200.0, 300.0)] {
+            assert!(!outline_card_sized(&mm, &quad(w, h), false), "{w}×{h}");
+        }
+        assert!(outline_card_sized(&mm, &quad(30.0, 45.0), true));
+        assert!(outline_card_sized(&mm, &quad(60.0, 60.0), true));
+        assert!(!outline_card_sized(&mm, &quad(200.0, 300.0), true));
     }
 
     /// The region reaches a card's length and a half past the named cards, stays in the frame,
