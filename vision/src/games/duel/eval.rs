@@ -301,10 +301,11 @@ mod tests {
         );
     }
 
-    /// The same five tables with the learned detector beside the frame. Every outline kept, it
-    /// adds pieces of the white mat that no identifier names (at the table: cards the tracker
-    /// waits on, or face-down territories); only the named ones kept, none of those, and no card
-    /// fewer named than with the frame alone.
+    /// The same five tables with the learned detector beside the frame, keeping only the outlines
+    /// named: no unnamed outline where no card lies (at the table: a card the tracker waits on, or
+    /// a face-down territory), nothing named wrong, and no card fewer named than with the frame
+    /// alone. (Every outline kept, these tables have none either now that an unnamed outline must
+    /// measure like a card and lie off the mat's markers; they had nine pieces of the white mat.)
     #[test]
     fn the_duel_table_keeps_only_the_learned_outlines_it_names() {
         let dir =
@@ -322,9 +323,8 @@ mod tests {
                     .expect("scenes");
             summarise(&outcomes, 699100)
         };
-        let (frame, every, named) = (read(None), read(Some(true)), read(Some(false)));
-        eprintln!("{frame:#?}\n{every:#?}\n{named:#?}");
-        assert!(every.phantoms > 0, "{every:?}");
+        let (frame, named) = (read(None), read(Some(false)));
+        eprintln!("{frame:#?}\n{named:#?}");
         assert_eq!(named.phantoms, 0, "{named:?}");
         assert_eq!(named.wrong_named, 0, "{named:?}");
         assert!(
