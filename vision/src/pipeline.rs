@@ -214,21 +214,31 @@ fn sides_are_edges(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<bool, VisionE
 /// this much, the colours compared half a frame's width within and beyond: a card's hole meets its
 /// black frame, where a brick or a paving stone that the frame finder takes for a hole looks the
 /// same within as beyond. One side may be hidden (a card fanned over it). Chosen on the Blitz
-/// tuning boards 612000–612199 (unnamed holes where no card lies 6 → 0, the named cards' holes
-/// measured 75 or more), checked on the Duel tuning tables 621100–621399 and the 风声 tuning
-/// tables 661000–661099.
+/// tuning boards 612000–612199 (unnamed outlines where no card lies 18 → 12, the bricks' holes
+/// measured 1–8 and the named cards' 75 or more), checked on the Duel tuning tables
+/// 621100–621399 and the 风声 tuning tables 661000–661099.
 const UNNAMED_HOLE_MIN_SIDE_CONTRAST: f64 = 40.0;
+
+fn hole_is_framed(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
+    let half_frame = FRAME_MM / 2.0 / (CARD_W_MM - 2.0 * HOLE_INSET_MM);
+    let sides = crate::detector::edges::side_contrasts(image, hole, half_frame)?;
+    // Weakest first: the second is the weakest of the three strongest.
+    Ok(sides
+        .get(1)
+        .is_none_or(|&c| c >= UNNAMED_HOLE_MIN_SIDE_CONTRAST))
+}
 
 /// The sides of the printed cards a player may own, in mm: from 57×87 to 70×120.
 const ANY_CARD_SHORT_MM: (f64, f64) = (57.0, 70.0);
 const ANY_CARD_LONG_MM: (f64, f64) = (86.0, 120.0);
 /// No printed card is squarer than this (long side over short: 70×86 mm would be 1.23); a mat's
-/// marker with its white margin is about 1.0.
+/// marker with its white margin is about 1.0. With the size, chosen on scene.rs seeds 1–40 with
+/// the mat (unnamed outlines where no card lies 69 → 17).
 const ANY_CARD_MIN_ASPECT: f64 = 1.2;
-/// How far an outline's sides, measured under a frame fitted to the cards, may fall outside
-/// [`ANY_CARD_SHORT_MM`] and [`ANY_CARD_LONG_MM`] (a rough fit stretches them). Chosen on the
-/// Blitz tuning boards 612000–612199: at 0.35 unnamed outlines where no card lies 11 → 5, at
-/// 0.25 → 3, no card lost either way.
+/// How far an outline's sides, measured under the table's frame (the mat's, or one fitted to the
+/// cards), may fall outside [`ANY_CARD_SHORT_MM`] and [`ANY_CARD_LONG_MM`] (a rough fit stretches
+/// them). Chosen on the Blitz tuning boards 612000–612199: at 0.35 unnamed outlines where no card
+/// lies 11 → 5, at 0.25 → 3, no card lost either way.
 const OUTLINE_SIZE_TOLERANCE: f64 = 0.25;
 
 /// Whether an unnamed outline measures like a card of some printed size and shape: the learned
@@ -247,15 +257,6 @@ fn outline_card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4], partly_hidden: boo
     let not_smaller = short >= ANY_CARD_SHORT_MM.0 * less && long >= ANY_CARD_LONG_MM.0 * less;
     let card_shaped = long >= short * ANY_CARD_MIN_ASPECT;
     not_larger && (partly_hidden || (not_smaller && card_shaped))
-}
-
-fn hole_is_framed(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
-    let half_frame = FRAME_MM / 2.0 / (CARD_W_MM - 2.0 * HOLE_INSET_MM);
-    let sides = crate::detector::edges::side_contrasts(image, hole, half_frame)?;
-    // Weakest first: the second is the weakest of the three strongest.
-    Ok(sides
-        .get(1)
-        .is_none_or(|&c| c >= UNNAMED_HOLE_MIN_SIDE_CONTRAST))
 }
 
 /// A hole whose middle varies less than this ([`crate::identify::Descriptors::ink`]) is a plain
