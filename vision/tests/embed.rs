@@ -410,15 +410,13 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
     assert_eq!(after.wrong_confident_rate, 0.0);
 }
 
-/// Two tuning boards from the second compositor (seeds 612055 and 612121) where the learned
-/// detector outlines what is no card: the table between two cards of a column, and patches of a
-/// patterned table. Nothing names them, and their sides are not edges in the image, so they are
-/// not reported (every unnamed outline kept, the boards had four phantoms).
-#[test]
-fn the_learned_detector_reports_no_outline_without_edges() {
+/// Reads a fixture of two second-compositor boards with the fused identifier and the learned
+/// detector: no unnamed outline where no card lies, and the cards named.
+fn reads_two_boards_without_phantoms(fixture: &str, first_seed: u64) {
     use vision::identifier::IdentifierKind;
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/edgeless-outlines");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
     let scanner = scanners(&[IdentifierKind::Fused], &[])
         .pop()
         .expect("a scanner")
@@ -428,8 +426,17 @@ fn the_learned_detector_reports_no_outline_without_edges() {
     for o in &outcomes {
         assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places);
     }
-    let s = vision::eval::summarise(&outcomes, 612055);
+    let s = vision::eval::summarise(&outcomes, first_seed);
     assert!(s.identity_accuracy >= 0.99, "{s:#?}");
+}
+
+/// Two tuning boards from the second compositor (seeds 612055 and 612121) where the learned
+/// detector outlines what is no card: the table between two cards of a column, and patches of a
+/// patterned table. Nothing names them, and their sides are not edges in the image, so they are
+/// not reported (every unnamed outline kept, the boards had four phantoms).
+#[test]
+fn the_learned_detector_reports_no_outline_without_edges() {
+    reads_two_boards_without_phantoms("edgeless-outlines", 612055);
 }
 
 /// Two tuning boards from the second compositor (seeds 612015 and 612020) on brick tables, whose
@@ -439,20 +446,7 @@ fn the_learned_detector_reports_no_outline_without_edges() {
 /// hidden).
 #[test]
 fn a_brick_is_no_card_hole() {
-    use vision::identifier::IdentifierKind;
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frameless-holes");
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
-    let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
-    assert_eq!(outcomes.len(), 2);
-    for o in &outcomes {
-        assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places);
-    }
-    let s = vision::eval::summarise(&outcomes, 612015);
-    assert!(s.identity_accuracy >= 0.99, "{s:#?}");
+    reads_two_boards_without_phantoms("frameless-holes", 612015);
 }
 
 /// Two tuning boards from the second compositor (seeds 612136 and 612158) where the learned
@@ -461,20 +455,7 @@ fn a_brick_is_no_card_hole() {
 /// give the table they measure like no printed card (seven phantoms without the size check).
 #[test]
 fn an_unnamed_outline_must_measure_like_a_card() {
-    use vision::identifier::IdentifierKind;
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/undersized-outlines");
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
-    let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
-    assert_eq!(outcomes.len(), 2);
-    for o in &outcomes {
-        assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places);
-    }
-    let s = vision::eval::summarise(&outcomes, 612136);
-    assert!(s.identity_accuracy >= 0.99, "{s:#?}");
+    reads_two_boards_without_phantoms("undersized-outlines", 612136);
 }
 
 /// Two scenes of our own renderer with the printed mat, the camera anywhere (seeds 5 and 10,
