@@ -305,17 +305,23 @@ pub fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
-/// Whether a frame hole seen in the image measures like one on the table (51×76 mm, ±35 %: lens
-/// distortion and a rough fit stretch it).
-pub fn card_sized(h: &crate::geometry::H3, quad: &[[f64; 2]; 4]) -> bool {
-    use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
+/// A quad's short and long side on the table (each the mean of two opposite sides), `h` taking
+/// image pixels to table millimetres.
+pub fn sides_mm(h: &crate::geometry::H3, quad: &[[f64; 2]; 4]) -> (f64, f64) {
     let mm = quad.map(|p| crate::geometry::apply(h, p));
     let side = |a: usize, b: usize| dist(mm[a], mm[b]);
     let (s1, s2) = (
         (side(0, 1) + side(2, 3)) / 2.0,
         (side(1, 2) + side(3, 0)) / 2.0,
     );
-    let (short, long) = (s1.min(s2), s1.max(s2));
+    (s1.min(s2), s1.max(s2))
+}
+
+/// Whether a frame hole seen in the image measures like one on the table (51×76 mm, ±35 %: lens
+/// distortion and a rough fit stretch it).
+pub fn card_sized(h: &crate::geometry::H3, quad: &[[f64; 2]; 4]) -> bool {
+    use crate::face::{CARD_H_MM, CARD_W_MM, HOLE_INSET_MM};
+    let (short, long) = sides_mm(h, quad);
     let (w, h) = (
         CARD_W_MM - 2.0 * HOLE_INSET_MM,
         CARD_H_MM - 2.0 * HOLE_INSET_MM,

@@ -141,6 +141,11 @@ pub fn describe_face(face: &Mat) -> Result<Descriptors, VisionError> {
 
 /// Descriptors of a hole patch (any size, upright, BGR).
 pub fn describe(patch: &Mat) -> Result<Descriptors, VisionError> {
+    describe_with_ink(patch, middle_ink(patch)?)
+}
+
+/// [`describe`], the ink given: the four rolls of one hole share it.
+fn describe_with_ink(patch: &Mat, ink: f32) -> Result<Descriptors, VisionError> {
     let mut whole = Mat::default();
     imgproc::gaussian_blur(
         patch,
@@ -151,7 +156,6 @@ pub fn describe(patch: &Mat) -> Result<Descriptors, VisionError> {
         opencv::core::BORDER_REPLICATE,
     )?;
     let full = normalise(&resize(&whole, FULL_SIDE, FULL_SIDE)?)?;
-    let ink = middle_ink(patch)?;
     let rows = (patch.rows() as f64 * COMPARED_FRACTION).round() as i32;
     let top = Mat::roi(patch, Rect::new(0, 0, patch.cols(), rows))?.try_clone()?;
     // Smooth first: a webcam frame is softer than the printed face, and fine print (names, digits)
@@ -386,14 +390,15 @@ pub fn hole_patches(image: &Mat, hole: &[[f64; 2]; 4]) -> Result<[Descriptors; 4
             .ok_or_else(|| VisionError::Other("degenerate quad".into()))?;
         patches.push(patch);
     }
+    let ink = middle_ink(&patches[0])?;
     for roll in 0..4 {
         let base = &patches[roll % 2];
         if roll >= 2 {
             let mut turned = Mat::default();
             opencv::core::rotate(base, &mut turned, opencv::core::ROTATE_180)?;
-            out.push(describe(&turned)?);
+            out.push(describe_with_ink(&turned, ink)?);
         } else {
-            out.push(describe(base)?);
+            out.push(describe_with_ink(base, ink)?);
         }
     }
     let arr: [Descriptors; 4] = out

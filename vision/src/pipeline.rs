@@ -245,13 +245,7 @@ const OUTLINE_SIZE_TOLERANCE: f64 = 0.25;
 /// detector also outlines a patch of check cloth between the cards, smaller than any card, and a
 /// mat's markers, square. A partly hidden outline may be smaller or squarer, not larger.
 fn outline_card_sized(h: &geometry::H3, quad: &[[f64; 2]; 4], partly_hidden: bool) -> bool {
-    let mm = quad.map(|p| geometry::apply(h, p));
-    let side = |a: usize, b: usize| crate::detect::dist(mm[a], mm[b]);
-    let (s1, s2) = (
-        (side(0, 1) + side(2, 3)) / 2.0,
-        (side(1, 2) + side(3, 0)) / 2.0,
-    );
-    let (short, long) = (s1.min(s2), s1.max(s2));
+    let (short, long) = crate::detect::sides_mm(h, quad);
     let (less, more) = (1.0 - OUTLINE_SIZE_TOLERANCE, 1.0 + OUTLINE_SIZE_TOLERANCE);
     let not_larger = short <= ANY_CARD_SHORT_MM.1 * more && long <= ANY_CARD_LONG_MM.1 * more;
     let not_smaller = short >= ANY_CARD_SHORT_MM.0 * less && long >= ANY_CARD_LONG_MM.0 * less;

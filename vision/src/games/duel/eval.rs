@@ -257,21 +257,34 @@ mod tests {
 
     const NO_MAT_FLOOR: (f64, f64, f64) = (0.95, 0.95, 0.95);
 
+    /// A fixture of the second compositor's tables, read by the Duel table's scanner (the frame
+    /// alone): its scenes and their outcomes.
+    fn read_fixture(
+        name: &str,
+    ) -> (
+        Vec<crate::games::duel::ExternalScene>,
+        Vec<crate::games::duel::DuelOutcome>,
+    ) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
+        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
+            .expect("scenes");
+        (scenes, outcomes)
+    }
+
     /// Five tables from the second compositor (models/detect/export_duel.py, seeds 699100–699103
     /// and 699130, no code shared with scene.rs): two on the printed mat, two without it at the
     /// printed spacing, one laid by hand at its own spacing; cameras overhead, at the end, at the
     /// side and anywhere, a hand over one.
     #[test]
     fn duel_tables_from_the_second_compositor() {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/duel-tables");
-        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        let (scenes, outcomes) = read_fixture("duel-tables");
         assert_eq!(scenes.len(), 5);
         assert_eq!(scenes.iter().filter(|s| s.mat).count(), 2);
         assert_eq!(scenes.iter().filter(|s| s.spacing == "loose").count(), 1);
-        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
-        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
-            .expect("scenes");
         let s = summarise(&outcomes, 699100);
         eprintln!("{s:#?}");
         assert!(s.visible_cards >= 30, "{s:?}");
@@ -341,13 +354,8 @@ mod tests {
     /// names surely is not unnamed by a frame fitted to the cards.
     #[test]
     fn a_rough_frame_from_the_units_does_not_unname_sure_cards() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/duel-rough-frame");
-        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
+        let (scenes, outcomes) = read_fixture("duel-rough-frame");
         assert!(scenes.iter().all(|s| !s.mat));
-        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
-        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
-            .expect("scenes");
         let s = summarise(&outcomes, 621316);
         eprintln!("{s:#?}");
         assert!(s.visible_cards >= 20, "{s:?}");
@@ -360,12 +368,7 @@ mod tests {
     /// seven of them (at 0.21–0.73). A hole with nothing printed in it is no card.
     #[test]
     fn a_plain_square_of_the_table_is_named_nothing() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/duel-plain-squares");
-        let scenes = crate::games::duel::load_scenes(&dir).expect("manifest");
-        let mut scanner = duel_scanner(&Catalogue::demo()).expect("scanner");
-        let outcomes = crate::games::duel::run_external(&mut scanner, &dir, &scenes, |_, _, _| {})
-            .expect("scenes");
+        let (_, outcomes) = read_fixture("duel-plain-squares");
         let s = summarise(&outcomes, 625049);
         assert_eq!(s.scenes, 2);
         assert_eq!(s.wrong_named, 0, "{s:?}");
