@@ -87,6 +87,15 @@ impl CameraArg {
     }
 }
 
+/// `--enrolled` values for `eval-cards`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EnrolledArg {
+    /// Every deck of the set at once.
+    All,
+    /// Only the decks lying on each scene's table (as a player enrols the decks of the game).
+    Table,
+}
+
 /// `--mat` values for synthetic scenes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MatArg {
@@ -409,6 +418,10 @@ pub enum Command {
         /// The sibling model, for `--siblings`.
         #[arg(long, default_value = vision::siblings::DEFAULT_MODEL)]
         sibling_model: PathBuf,
+        /// Which enrolled decks each scene's cards are named among: every deck of the set at once,
+        /// or only those on the scene's table (cards of them left unenrolled stay unknown).
+        #[arg(long, value_enum, default_value = "all")]
+        enrolled: EnrolledArg,
         /// Override the model's minimum cosine to the nearest enrolled card.
         #[arg(long)]
         model_min_cosine: Option<f32>,
@@ -566,6 +579,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             mend_sides,
             siblings,
             sibling_model,
+            enrolled,
             model_min_cosine,
             model_min_gap,
             json,
@@ -611,6 +625,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     lookalikes,
                     true_corners,
                     mend_sides,
+                    enrolled: match enrolled {
+                        EnrolledArg::All => vision::detector::eval::EnrolledDecks::All,
+                        EnrolledArg::Table => vision::detector::eval::EnrolledDecks::OnTable,
+                    },
                 },
                 |i, n| {
                     if !json && i % 100 == 0 {

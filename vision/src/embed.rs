@@ -174,7 +174,7 @@ pub fn l2_normalised(mut v: Vec<f32>) -> Vec<f32> {
 
 /// Enrolled cards: one embedding per card id, identified by cosine similarity. Enrolling a new card
 /// is one embedding of its clean face; the model is not retrained.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Enrolment {
     cards: Vec<(String, Vec<f32>)>,
 }
@@ -199,6 +199,11 @@ impl Enrolment {
 
     pub fn len(&self) -> usize {
         self.cards.len()
+    }
+
+    /// Keeps only the cards `keep` accepts (the decks a player has on the table, say).
+    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        self.cards.retain(|(id, _)| keep(id));
     }
 
     pub fn is_empty(&self) -> bool {

@@ -350,6 +350,11 @@ impl Prints {
         self.by_card.is_empty()
     }
 
+    /// Keeps only the cards `keep` accepts.
+    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        self.by_card.retain(|id, _| keep(id));
+    }
+
     /// The `k` cards whose prints' thumbnails are most like the crop's (over the crop's turns),
     /// most alike first.
     pub fn nearest_by_look(&self, crops: &[Patch], k: usize) -> Vec<&str> {

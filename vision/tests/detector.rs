@@ -5,7 +5,7 @@
 
 use opencv::prelude::*;
 use std::path::PathBuf;
-use vision::detector::eval::{evaluate, EvalOptions};
+use vision::detector::eval::{evaluate, EnrolledDecks, EvalOptions};
 use vision::detector::{CardDetector, DetectorOptions, INPUT_H, INPUT_W, OUTPUT_SCALE};
 use vision::identifier::Learned;
 
@@ -487,4 +487,42 @@ fn an_enrolment_photo_whose_card_the_model_cuts_into_pieces_is_enrolled_whole() 
             / 4.0;
         assert!(err < 3.0, "{}: enrolled {err:.1} px off", photo.image);
     }
+}
+
+/// With only the decks on the table enrolled, as a player has them, a card left unenrolled has no
+/// other decks' prints crowding its sibling, and the model's lead alone named it as that sibling.
+/// The fixture is one scene of the count-marks tuning set (seed 810178, `export_eval.py --families
+/// tuning --seed 810178 --scenes 1`), where `count_marks-010-10` is not enrolled and its sibling
+/// led the runner-up by 0.13 at cosine 0.82.
+#[test]
+fn a_card_left_unenrolled_is_not_named_as_its_sibling_on_the_table() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/unenrolled-sibling");
+    let options = EvalOptions {
+        enrolled: EnrolledDecks::OnTable,
+        ..Default::default()
+    };
+    let report = evaluate_set(&dir, options, false);
+    assert_eq!(report.enrolled_decks, EnrolledDecks::OnTable);
+    let unenrolled = report
+        .decisions
+        .iter()
+        .find(|d| d.card == "count_marks-010-10")
+        .expect("the unenrolled card is found");
+    assert!(unenrolled.unknown && !unenrolled.nearest_right);
+    assert!(
+        unenrolled.cosine >= 0.7 && unenrolled.gap >= vision::detector::name::ANY_DESIGN_MIN_GAP,
+        "the case the cosine floor is for: cosine {} lead {}",
+        unenrolled.cosine,
+        unenrolled.gap
+    );
+    assert_eq!(
+        report.total.unknown_named, 0,
+        "a card nobody enrolled named"
+    );
+    assert_eq!(report.total.named_wrong, 0, "named wrong");
+    assert!(
+        report.total.named_right >= 2,
+        "named {}",
+        report.total.named_right
+    );
 }

@@ -171,6 +171,8 @@ pub struct Report {
     pub corner_err_p90_px: f64,
     /// Cards were named from their true corners, not found by the detector.
     pub true_corners: bool,
+    /// Which enrolled decks each scene's cards were named among.
+    pub enrolled_decks: EnrolledDecks,
     /// Detections named only once one side of their quad was moved.
     pub sides_mended: usize,
 }
@@ -235,6 +237,56 @@ pub struct EvalOptions {
     pub true_corners: bool,
     /// Try whole cards the model does not name again with one side moved (`name::name_card`).
     pub mend_sides: bool,
+    /// Which enrolled decks each scene's cards are named among.
+    pub enrolled: EnrolledDecks,
+}
+
+/// Which enrolled decks a scene's cards are named among.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum EnrolledDecks {
+    /// Every deck of the set at once (hundreds of designs, dozens of them one style of playing
+    /// cards that differ only in their paper's tint and suit colours).
+    #[default]
+    All,
+    /// Only the decks lying on the scene's table, as a player who enrolled the decks of the game
+    /// in play has them (cards of those decks left unenrolled are still unknown).
+    OnTable,
+}
+
+/// The design (deck) an evaluation card id belongs to: ids are `<design>-<card>`.
+fn deck_of(card: &str) -> &str {
+    card.rsplit_once('-').map_or(card, |(deck, _)| deck)
+}
+
+/// Every enrolled print, kept apart so that each scene can be named among the decks on its table.
+struct AllEnrolled {
+    enrolment: crate::embed::Enrolment,
+    prints: crate::lookalike::Prints,
+    siblings: Option<crate::embed::Enrolment>,
+}
+
+impl AllEnrolled {
+    fn keep(learned: &Learned) -> AllEnrolled {
+        AllEnrolled {
+            enrolment: learned.enrolment.clone(),
+            prints: learned.prints.clone(),
+            siblings: learned.siblings.as_ref().map(|s| s.enrolment.clone()),
+        }
+    }
+
+    /// Puts into `learned` only the prints of the decks lying in `scene`.
+    fn only_on_table(&self, learned: &mut Learned, scene: &SceneEntry) {
+        let decks: HashSet<&str> = scene.cards.iter().map(|c| c.design.as_str()).collect();
+        let on_table = |id: &str| decks.contains(deck_of(id));
+        learned.enrolment = self.enrolment.clone();
+        learned.enrolment.retain(on_table);
+        learned.prints = self.prints.clone();
+        learned.prints.retain(on_table);
+        if let (Some(siblings), Some(all)) = (&mut learned.siblings, &self.siblings) {
+            siblings.enrolment = all.clone();
+            siblings.enrolment.retain(on_table);
+        }
+    }
 }
 
 /// Enrols every card from its photo (with its patch for telling look-alikes apart when `ink` or
@@ -252,6 +304,7 @@ pub fn evaluate(
         lookalikes,
         true_corners,
         mend_sides,
+        enrolled,
     } = options;
     let naming = NameOptions {
         mend_sides: mend_sides && !true_corners,
@@ -277,6 +330,7 @@ pub fn evaluate(
         }
     }
     let unknown: HashSet<&str> = manifest.not_enrolled.iter().map(|s| s.as_str()).collect();
+    let all_enrolled = (enrolled == EnrolledDecks::OnTable).then(|| AllEnrolled::keep(learned));
     let mut total = Tally::default();
     let mut by: BTreeMap<String, BTreeMap<String, Tally>> = BTreeMap::new();
     let mut times: BTreeMap<String, Vec<f64>> = BTreeMap::new();
@@ -288,6 +342,9 @@ pub fn evaluate(
         progress(i, n);
         let path = dir.join(&scene.image);
         let image = read_image(&path)?;
+        if let Some(all) = &all_enrolled {
+            all.only_on_table(learned, scene);
+        }
         let t = Instant::now();
         let detected = if true_corners {
             truth_quads(scene)
@@ -357,6 +414,7 @@ pub fn evaluate(
     };
     let (corner_err_median_px, corner_err_p90_px) = (pick(0.5), pick(0.9));
     Ok(Report {
+        enrolled_decks: enrolled,
         true_corners,
         sides_mended,
         corner_err_median_px,

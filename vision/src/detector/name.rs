@@ -67,11 +67,29 @@ pub type Seen = (String, f32, f32);
 /// count-marks cards wrong and 1 card nobody enrolled; 0.12 none, naming 830 instead of 864.
 pub const ANY_DESIGN_MIN_GAP: f32 = 0.12;
 
+/// ... and, with a lead below [`ANY_DESIGN_CLEAR_GAP`], only when the nearest print is at least this
+/// near. With only the decks on the table enrolled (as a player has them), a card left unenrolled
+/// has no crowd of other decks' prints around it, and the model named it as its sibling at cosines
+/// 0.72–0.83 with leads 0.13–0.24. Chosen on the same tuning sets, each scene named among the decks
+/// on its table (`eval-cards --enrolled table`): 0.70 / 0.12 named 978 right and 7 wrong or
+/// unknown; this rule 929 and none; with every deck enrolled at once 873 / 1 → 852 / 1.
+pub const ANY_DESIGN_MIN_COSINE_AT_SMALL_GAP: f32 = 0.85;
+/// A lead that names a card of any design at the model's own cosine threshold.
+pub const ANY_DESIGN_CLEAR_GAP: f32 = 0.25;
+
+/// Whether the model's nearest print (its cosine and its lead) names a card of any design.
+fn any_design_names(cosine: f32, gap: f32) -> bool {
+    gap >= ANY_DESIGN_CLEAR_GAP
+        || (gap >= ANY_DESIGN_MIN_GAP && cosine >= ANY_DESIGN_MIN_COSINE_AT_SMALL_GAP)
+}
+
 /// The model's verdict on a card of any design: past the model's thresholds and
-/// [`ANY_DESIGN_MIN_GAP`], and never for a card partly hidden.
+/// [`any_design_names`], and never for a card partly hidden.
 fn any_design_verdict(t: &ModelThresholds, nearest: &Assessment, partly_hidden: bool) -> Verdict {
     match nearest {
-        Some((_, _, gap)) if !partly_hidden && *gap >= ANY_DESIGN_MIN_GAP => t.verdict(nearest),
+        Some((_, cosine, gap)) if !partly_hidden && any_design_names(*cosine, *gap) => {
+            t.verdict(nearest)
+        }
         _ => Verdict::abstain(),
     }
 }
@@ -489,6 +507,23 @@ mod tests {
         assert_eq!(
             any_design_verdict(&t, &seen(ANY_DESIGN_MIN_GAP + 0.01), false).card,
             Some("a".to_string())
+        );
+        // A small lead names only a near print; a clear lead names one as near as the model asks.
+        let near = |cosine: f32, gap: f32| Some(("a".to_string(), cosine, gap));
+        let small_gap = ANY_DESIGN_MIN_GAP + 0.01;
+        let below = ANY_DESIGN_MIN_COSINE_AT_SMALL_GAP - 0.05;
+        assert_eq!(
+            any_design_verdict(&t, &near(below, small_gap), false).card,
+            None
+        );
+        assert_eq!(
+            any_design_verdict(&t, &near(below, ANY_DESIGN_CLEAR_GAP), false).card,
+            Some("a".to_string())
+        );
+        assert_eq!(
+            any_design_verdict(&t, &near(t.min_cosine - 0.01, 0.5), false).card,
+            None,
+            "below the model's own cosine"
         );
         assert_eq!(
             any_design_verdict(&t, &seen(0.5), true).card,
