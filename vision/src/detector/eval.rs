@@ -675,6 +675,9 @@ pub fn print(report: &Report) {
         report.enrolled,
         report.enrolment_failed.len()
     );
+    if report.enrolled_decks == EnrolledDecks::OnTable {
+        println!("each scene's cards named among the decks on its table only");
+    }
     if report.sides_mended > 0 {
         println!(
             "{} detections named once one side of their quad was moved",
