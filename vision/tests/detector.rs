@@ -5,7 +5,7 @@
 
 use opencv::prelude::*;
 use std::path::PathBuf;
-use vision::detector::eval::{evaluate, EnrolledDecks, EvalOptions};
+use vision::detector::eval::{deck_of, evaluate, EnrolledDecks, EvalOptions};
 use vision::detector::{CardDetector, DetectorOptions, INPUT_H, INPUT_W, OUTPUT_SCALE};
 use vision::identifier::Learned;
 
@@ -524,5 +524,49 @@ fn a_card_left_unenrolled_is_not_named_as_its_sibling_on_the_table() {
         report.total.named_right >= 2,
         "named {}",
         report.total.named_right
+    );
+}
+
+/// Named among the decks on each scene's table, every card's nearest print is of a deck lying there;
+/// with every deck enrolled at once the four count-marks scenes' cards are compared with prints of
+/// decks on other tables too.
+#[test]
+fn named_among_the_decks_on_the_table_the_nearest_print_lies_on_that_table() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/count-cards");
+    let manifest = vision::detector::eval::Manifest::load(&dir).expect("manifest");
+    let decks_of_scene = |image: &str| -> std::collections::HashSet<String> {
+        let scene = manifest.scenes.iter().find(|s| s.image == image);
+        let cards = scene.map(|s| s.cards.as_slice()).unwrap_or_default();
+        cards.iter().map(|c| c.design.clone()).collect()
+    };
+    let elsewhere = |report: &vision::detector::eval::Report| {
+        report
+            .decisions
+            .iter()
+            .filter(|d| !decks_of_scene(&d.scene).contains(deck_of(&d.nearest)))
+            .count()
+    };
+    let all = evaluate_set(&dir, EvalOptions::default(), false);
+    let on_table = evaluate_set(
+        &dir,
+        EvalOptions {
+            enrolled: EnrolledDecks::OnTable,
+            ..Default::default()
+        },
+        false,
+    );
+    assert!(
+        on_table.decisions.len() >= 20,
+        "{} decided",
+        on_table.decisions.len()
+    );
+    assert_eq!(
+        elsewhere(&on_table),
+        0,
+        "a nearest print from another table"
+    );
+    assert!(
+        elsewhere(&all) > 0,
+        "every deck enrolled, yet none elsewhere nearest"
     );
 }

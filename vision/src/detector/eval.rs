@@ -185,6 +185,8 @@ pub struct Decision {
     /// The card's design family.
     pub family: String,
     pub unknown: bool,
+    /// The nearest enrolled print's card, and whether it is this card.
+    pub nearest: String,
     pub nearest_right: bool,
     pub cosine: f32,
     pub gap: f32,
@@ -254,7 +256,7 @@ pub enum EnrolledDecks {
 }
 
 /// The design (deck) an evaluation card id belongs to: ids are `<design>-<card>`.
-fn deck_of(card: &str) -> &str {
+pub fn deck_of(card: &str) -> &str {
     card.rsplit_once('-').map_or(card, |(deck, _)| deck)
 }
 
@@ -569,6 +571,7 @@ fn score_scene(
                         card: truth.id.clone(),
                         family: truth.family.clone(),
                         unknown: is_unknown,
+                        nearest: id.clone(),
                         nearest_right: *id == truth.id,
                         cosine: *cosine,
                         gap: *gap,
