@@ -534,10 +534,9 @@ fn a_card_left_unenrolled_is_not_named_as_its_sibling_on_the_table() {
 fn named_among_the_decks_on_the_table_the_nearest_print_lies_on_that_table() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/count-cards");
     let manifest = vision::detector::eval::Manifest::load(&dir).expect("manifest");
-    let decks_of_scene = |image: &str| -> std::collections::HashSet<String> {
+    let decks_of_scene = |image: &str| {
         let scene = manifest.scenes.iter().find(|s| s.image == image);
-        let cards = scene.map(|s| s.cards.as_slice()).unwrap_or_default();
-        cards.iter().map(|c| c.design.clone()).collect()
+        scene.map(|s| s.decks()).unwrap_or_default()
     };
     let elsewhere = |report: &vision::detector::eval::Report| {
         report

@@ -54,6 +54,13 @@ pub struct EnrolEntry {
     pub image: String,
 }
 
+impl SceneEntry {
+    /// The decks (designs) lying on the scene's table, whether their cards are in view or not.
+    pub fn decks(&self) -> HashSet<&str> {
+        self.cards.iter().map(|c| c.design.as_str()).collect()
+    }
+}
+
 impl Manifest {
     pub fn load(dir: &Path) -> Result<Manifest, VisionError> {
         let path = dir.join("manifest.json");
@@ -278,7 +285,7 @@ impl AllEnrolled {
 
     /// Puts into `learned` only the prints of the decks lying in `scene`.
     fn only_on_table(&self, learned: &mut Learned, scene: &SceneEntry) {
-        let decks: HashSet<&str> = scene.cards.iter().map(|c| c.design.as_str()).collect();
+        let decks = scene.decks();
         let on_table = |id: &str| decks.contains(deck_of(id));
         learned.enrolment = self.enrolment.clone();
         learned.enrolment.retain(on_table);
