@@ -1,6 +1,6 @@
 //! Prints the card detector's quads for every scene of an evaluation set (export_eval.py), one JSON
 //! line per scene, to compare the detector's geometry with the truth outside Rust:
-//! `{"image": .., "cards": [{"corners": .., "partly_hidden": ..}]}`.
+//! `{"image": .., "cards": [{"corners": .., "partly_hidden": .., "score": ..}]}`.
 //!
 //!     cargo run --release -p vision --example detect_dump -- SCENES_DIR [LIMIT [CORNER_MODEL]] > dets.jsonl
 //!
@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let cards: Vec<serde_json::Value> = detector
             .detect(&img)?
             .iter()
-            .map(|c| serde_json::json!({"corners": c.corners, "partly_hidden": c.partly_hidden}))
+            .map(|c| serde_json::json!({"corners": c.corners, "partly_hidden": c.partly_hidden, "score": c.score}))
             .collect();
         println!(
             "{}",

@@ -168,7 +168,7 @@ pub struct Report {
     /// Condition kind ("family", "table", "layout", "tilt", "yaw") → value → tally.
     pub by: BTreeMap<String, BTreeMap<String, (Tally, Rates)>>,
     pub stages: BTreeMap<String, StageTimes>,
-    /// A few failures to look at: (scene image, card id, what went wrong).
+    /// Every failure, to look at: (scene image, card id, what went wrong).
     pub failures: Vec<(String, String, String)>,
     /// Every found, wholly visible card's nearest enrolled print before thresholds, for tuning them
     /// on a tuning set (never on the evaluation's).
@@ -230,7 +230,6 @@ pub struct LookalikeDecision {
 /// this ratio.
 const MATCH_CENTRE_SHARE: f64 = 0.3;
 const MATCH_AREA_RATIO: f64 = 1.6;
-const MAX_FAILURES_LISTED: usize = 200;
 
 /// How [`evaluate`] runs.
 #[derive(Clone, Copy, Debug, Default)]
@@ -375,11 +374,10 @@ pub fn evaluate(
         let timings = (!true_corners).then_some(&detector.timings);
         record_times(&mut times, timings, detect_ms, name_ms);
         let (tally, family_tallies, why) = score_scene(scene, &named, &unknown, &mut decisions);
-        for (card, reason) in why {
-            if failures.len() < MAX_FAILURES_LISTED {
-                failures.push((scene.image.clone(), card, reason));
-            }
-        }
+        failures.extend(
+            why.into_iter()
+                .map(|(card, reason)| (scene.image.clone(), card, reason)),
+        );
         total.add(&tally);
         let mut put = |kind: &str, value: String, t: &Tally| {
             by.entry(kind.into())

@@ -59,8 +59,12 @@ pub struct DetectorOptions {
     pub min_core_px: f64,
     /// Where the model's core lies inside each card (train.py's `--target`).
     pub core: CoreShape,
-    /// Cores smaller than this share of the largest core in the same card region are dropped.
+    /// Cores smaller than this share of a neighbouring core (one whose card reaches them) are
+    /// dropped.
     pub min_core_share: f64,
+    /// Cores smaller than this share of the largest core in the same card region are dropped,
+    /// wherever in the region they lie.
+    pub min_core_share_of_region: f64,
     /// A card region filling less than this share of its quad is a card partly hidden (by another
     /// card, a hand or the frame's edge); the outline is sharp, so the bar is high.
     pub min_card_fill: f64,
@@ -85,6 +89,7 @@ impl Default for DetectorOptions {
             min_core_px: 6.0,
             core: CoreShape::Inset(SHIPPED_CORE_INSET),
             min_core_share: 0.25,
+            min_core_share_of_region: 0.15,
             min_card_fill: 0.75,
             min_core_fill: 0.55,
             max_region_over_core: 1.15,

@@ -2,7 +2,8 @@
 //! core, else each core grown back to its card.
 
 use super::DetectorOptions;
-use crate::geometry::{apply, signed_area, square_to_quad};
+use crate::detect::dist;
+use crate::geometry::{apply, centroid, signed_area, square_to_quad};
 use crate::VisionError;
 use opencv::core::{Mat, Point, Point2f, Vector, CV_8UC1};
 use opencv::imgproc;
@@ -207,43 +208,58 @@ pub fn core_quads(
         .iter()
         .map(|v| v.iter().max_by_key(|(_, n)| **n).map(|(k, _)| *k))
         .collect();
-    // A core much smaller than the largest in its card region is a speck of the model's doubt
-    // (or a sliver of a card mostly hidden under that one), not a card of its own.
+    // Each core's quad and the card grown from it, fitted once for the tests below.
+    let fitted: Vec<Option<FittedCore>> = cores
+        .contours
+        .iter()
+        .zip(&cores.pixels)
+        .map(|(contour, &pixels)| match contour {
+            Some(contour) if pixels as f64 >= opts.min_core_px => {
+                let quad = fit_quad(contour, pixels as f64)?;
+                Ok(Some(FittedCore {
+                    contour,
+                    quad,
+                    card: opts.core.grow(&quad),
+                }))
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<_, VisionError>>()?;
+    let mut significant = significant_cores(&cores.pixels, &fitted, opts.min_core_share);
+    // A card region holding a core many times larger holds a speck besides its card too, however
+    // far apart they lie (a scattered pile's region runs through many cards).
     let mut largest = vec![0usize; cards.pixels.len()];
     for (label, r) in region_of.iter().enumerate().skip(1) {
         if let Some(k) = r {
             largest[*k as usize] = largest[*k as usize].max(cores.pixels[label]);
         }
     }
-    let significant = |label: usize| {
-        let px = cores.pixels[label] as f64;
-        px >= opts.min_core_px
-            && region_of[label]
-                .is_none_or(|k| px >= opts.min_core_share * largest[k as usize] as f64)
-    };
+    for (label, r) in region_of.iter().enumerate().skip(1) {
+        if let Some(k) = r {
+            let px = cores.pixels[label] as f64;
+            if px < opts.min_core_share_of_region * largest[*k as usize] as f64 {
+                significant[label] = false;
+            }
+        }
+    }
     let mut cores_in = vec![0usize; cards.pixels.len()];
     for (label, r) in region_of.iter().enumerate().skip(1) {
         if let Some(k) = r {
-            if significant(label) {
+            if significant[label] {
                 cores_in[*k as usize] += 1;
             }
         }
     }
     let mut out = Vec::new();
     for (label, (&pixels, &sum)) in cores.pixels.iter().zip(&cores.sums).enumerate().skip(1) {
-        if !significant(label) {
+        if !significant[label] {
             continue;
         }
         let score = sum / pixels as f32;
         let alone = region_of[label].filter(|k| cores_in[*k as usize] == 1);
-        // The core's quad and the card grown from it, fitted once for the test below and the
-        // grown card after it.
-        let core_quad = match &cores.contours[label] {
-            Some(contour) => Some((contour, fit_quad(contour, pixels as f64)?)),
-            None => None,
-        };
-        let grown = core_quad.as_ref().map(|(_, q)| opts.core.grow(q));
-        let core_area = grown.map_or(0.0, |q| signed_area(&q).abs());
+        let core_area = fitted[label]
+            .as_ref()
+            .map_or(0.0, |f| signed_area(&f.card).abs());
         if let Some(k) = alone {
             if let Some(contour) = &cards.contours[k as usize] {
                 let quad = fit_quad(contour, cards.pixels[k as usize] as f64)?;
@@ -265,7 +281,12 @@ pub fn core_quads(
                 }
             }
         }
-        let (Some((contour, quad)), Some(grown)) = (core_quad, grown) else {
+        let Some(FittedCore {
+            contour,
+            quad,
+            card: grown,
+        }) = fitted[label]
+        else {
             continue;
         };
         let area = signed_area(&quad).abs();
@@ -288,6 +309,47 @@ pub fn core_quads(
     }
     Ok(out)
 }
+
+/// A core's outline, its quad and the card grown from it.
+#[derive(Clone, Copy)]
+struct FittedCore<'a> {
+    contour: &'a Vector<Point>,
+    quad: [[f64; 2]; 4],
+    card: [[f64; 2]; 4],
+}
+
+/// A core near a much larger one (its centre within [`NEIGHBOUR_REACH`] of that core's card) is
+/// a speck of the model's doubt or a sliver of a card mostly hidden under that one, not a card of
+/// its own. Only neighbours count: in a cluster of cards seen in perspective, a far card's core is
+/// rightly smaller than a near card's. `fitted[label]` is `None` for cores too small to be cards.
+fn significant_cores(pixels: &[usize], fitted: &[Option<FittedCore>], min_share: f64) -> Vec<bool> {
+    let cards: Vec<Option<([f64; 2], f64)>> = fitted
+        .iter()
+        .map(|f| {
+            f.as_ref()
+                .map(|f| (centroid(&f.card), signed_area(&f.card).abs().sqrt()))
+        })
+        .collect();
+    (0..pixels.len())
+        .map(|i| {
+            let Some((centre, _)) = cards[i] else {
+                return false;
+            };
+            !cards.iter().enumerate().any(|(j, card)| {
+                card.is_some_and(|(other, size)| {
+                    j != i
+                        && (pixels[i] as f64) < min_share * pixels[j] as f64
+                        && dist(centre, other) < NEIGHBOUR_REACH * size
+                })
+            })
+        })
+        .collect()
+}
+
+/// How near a much larger core a small core must lie to be taken for its speck, in the larger
+/// core's card sizes (the square root of its area): a neighbouring card's centre lies about one
+/// size away, a sliver of a card under it about half.
+const NEIGHBOUR_REACH: f64 = 1.0;
 
 /// A quad around a region's outline: its own four hull corners when they make a clean quad
 /// (perspective kept), else its minimum-area rectangle; half a pixel outside the boundary pixels'
@@ -544,6 +606,25 @@ mod tests {
             ..DetectorOptions::default()
         };
         one_quad_of_width(&core, &card, &always_region, 40.0);
+    }
+
+    #[test]
+    fn a_far_card_in_a_pile_is_a_card_and_a_sliver_beside_a_near_one_is_not() {
+        // One card region runs through a pile seen in perspective: a near card's 30×40 core, a
+        // far card's 14×18 core (a fifth of the near one's) two card sizes away, and a core as
+        // small right beside the near card (a sliver of a card under it).
+        let card = map_with(120, 60, &[(2, 2, 110, 55)]);
+        let core = map_with(
+            120,
+            60,
+            &[(5, 5, 35, 45), (90, 10, 104, 28), (40, 10, 54, 28)],
+        );
+        let quads = core_quads(&core, &card, 120, 60, &DetectorOptions::default()).expect("quads");
+        let mut centres: Vec<[f64; 2]> = quads.iter().map(|q| centroid(&q.quad)).collect();
+        centres.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        assert_eq!(centres.len(), 2, "{quads:?}");
+        assert!(dist(centres[0], [20.0, 25.0]) < 1.0, "{centres:?}");
+        assert!(dist(centres[1], [97.0, 19.0]) < 1.0, "{centres:?}");
     }
 
     #[test]
