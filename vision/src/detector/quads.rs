@@ -226,21 +226,8 @@ pub fn core_quads(
         })
         .collect::<Result<_, VisionError>>()?;
     let mut significant = significant_cores(&cores.pixels, &fitted, opts.min_core_share);
-    // A card region holding a core many times larger holds a speck besides its card too, however
-    // far apart they lie (a scattered pile's region runs through many cards).
-    let mut largest = vec![0usize; cards.pixels.len()];
-    for (label, r) in region_of.iter().enumerate().skip(1) {
-        if let Some(k) = r {
-            largest[*k as usize] = largest[*k as usize].max(cores.pixels[label]);
-        }
-    }
-    for (label, r) in region_of.iter().enumerate().skip(1) {
-        if let Some(k) = r {
-            let px = cores.pixels[label] as f64;
-            if px < opts.min_core_share_of_region * largest[*k as usize] as f64 {
-                significant[label] = false;
-            }
-        }
+    for label in region_specks(&cores.pixels, &region_of, cards.pixels.len(), opts) {
+        significant[label] = false;
     }
     let mut cores_in = vec![0usize; cards.pixels.len()];
     for (label, r) in region_of.iter().enumerate().skip(1) {
@@ -341,6 +328,29 @@ fn significant_cores(pixels: &[usize], fitted: &[Option<FittedCore>], min_share:
                         && (pixels[i] as f64) < min_share * pixels[j] as f64
                         && dist(centre, other) < NEIGHBOUR_REACH * size
                 })
+            })
+        })
+        .collect()
+}
+
+/// The cores under `min_core_share_of_region` of their card region's largest, however far from
+/// it: specks too, but only much smaller ones (a scattered pile's region runs through many cards).
+fn region_specks(
+    pixels: &[usize],
+    region_of: &[Option<i32>],
+    regions: usize,
+    opts: &DetectorOptions,
+) -> Vec<usize> {
+    let mut largest = vec![0usize; regions];
+    for (&px, r) in pixels.iter().zip(region_of).skip(1) {
+        if let Some(k) = r {
+            largest[*k as usize] = largest[*k as usize].max(px);
+        }
+    }
+    (1..pixels.len())
+        .filter(|&label| {
+            region_of[label].is_some_and(|k| {
+                (pixels[label] as f64) < opts.min_core_share_of_region * largest[k as usize] as f64
             })
         })
         .collect()
