@@ -28,7 +28,7 @@ def main() -> None:
     import tensorflow as tf
 
     train.seed_all(7)
-    model = train.build_model(args.height, args.width)
+    model = train.build_model(args.height, args.width, train.context_blocks_of(args.source))
     train.load_tflite_weights(model, args.source)
     fixed_in = tf.keras.Input((args.height, args.width, 3), batch_size=1)
     fixed = tf.keras.Model(fixed_in, model(fixed_in, training=False))

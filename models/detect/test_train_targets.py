@@ -75,16 +75,19 @@ class TfliteInitTest(unittest.TestCase):
         except ImportError:
             self.skipTest("tensorflow is a training requirement (requirements.txt)")
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_detect.tflite")
-        model = train.build_model()
-        train.load_tflite_weights(model, path)
-        interp = tf.lite.Interpreter(model_path=path)
-        interp.allocate_tensors()
-        x = np.random.default_rng(3).random((1, train.IN_H, train.IN_W, 3)).astype(np.float32)
-        interp.set_tensor(interp.get_input_details()[0]["index"], x)
-        interp.invoke()
-        want = interp.get_tensor(interp.get_output_details()[0]["index"])
-        got = model(x, training=False).numpy()
-        self.assertLess(float(np.abs(want - got).max()), 1e-4)
+        blocks = train.context_blocks_of(path)
+        # The file's own model, and one with a context block more that starts as the file's model.
+        for extra in (0, 1):
+            model = train.build_model(context_blocks=blocks + extra)
+            train.load_tflite_weights(model, path, fresh_context_blocks=extra)
+            interp = tf.lite.Interpreter(model_path=path)
+            interp.allocate_tensors()
+            x = np.random.default_rng(3).random((1, train.IN_H, train.IN_W, 3)).astype(np.float32)
+            interp.set_tensor(interp.get_input_details()[0]["index"], x)
+            interp.invoke()
+            want = interp.get_tensor(interp.get_output_details()[0]["index"])
+            got = model(x, training=False).numpy()
+            self.assertLess(float(np.abs(want - got).max()), 1e-4, f"{extra} fresh context blocks")
 
 
 if __name__ == "__main__":

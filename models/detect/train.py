@@ -140,7 +140,29 @@ def separable(x, c, stride=1):
     return conv_bn_relu(x, c, k=1)
 
 
-def build_model(h: int = IN_H, w: int = IN_W):
+# A context block's hidden width (the expansion of its 1x1 convolutions) and its depthwise dilation.
+CONTEXT_WIDTH = 128
+CONTEXT_DILATION = 2
+
+
+def context_block(x, index: int):
+    """A residual block at the coarsest level that widens the receptive field (dilated depthwise 3x3,
+    1x1 out to CONTEXT_WIDTH, 1x1 back). Its last convolution starts at zero, so a model with new
+    blocks computes what the model it was initialised from computed and training grows them."""
+    from tensorflow.keras import layers as L
+    c = x.shape[-1]
+    y = L.DepthwiseConv2D(3, padding="same", dilation_rate=CONTEXT_DILATION, use_bias=False,
+                          name=f"context{index}_dw")(x)
+    y = L.BatchNormalization(name=f"context{index}_dw_bn")(y)
+    y = L.ReLU()(y)
+    y = L.Conv2D(CONTEXT_WIDTH, 1, use_bias=False, name=f"context{index}_expand")(y)
+    y = L.BatchNormalization(name=f"context{index}_expand_bn")(y)
+    y = L.ReLU()(y)
+    y = L.Conv2D(c, 1, kernel_initializer="zeros", name=f"context{index}_project")(y)
+    return L.Add()([x, y])
+
+
+def build_model(h: int = IN_H, w: int = IN_W, context_blocks: int = 0):
     import tensorflow as tf
     from tensorflow.keras import layers as L
     cbr, sep = conv_bn_relu, separable
@@ -159,6 +181,8 @@ def build_model(h: int = IN_H, w: int = IN_W):
     c6 = sep(c5, 64)
     c7 = sep(c6, 96, stride=2)             # 1/16
     c8 = sep(c7, 96)
+    for i in range(context_blocks):
+        c8 = context_block(c8, i)
     u = up(c8, c6)
     u = cbr(L.Concatenate()([u, c6]), 48, k=1)
     u = sep(u, 48)
@@ -190,19 +214,42 @@ def seam_map(core: np.ndarray) -> np.ndarray:
     return (~inside & (highest > 0) & (lowest < n) & (highest != lowest)).astype(np.float32)
 
 
-def load_tflite_weights(model, path: str) -> None:
-    """Sets `model`'s weights from a TFLite file this script exported (batch norm folded into each
-    convolution): kernels from the file, each batch norm an identity plus the folded bias. Train such
-    a model with its batch norms in inference mode (`--bn-inference`)."""
-    import tensorflow as tf
-    from tensorflow.keras import layers as L
+# Convolutions in a model without context blocks, and in each context block.
+BASE_CONVS = 25
+CONTEXT_CONVS = 3
 
+
+def _tflite_convs(path: str):
+    import tensorflow as tf
     interp = tf.lite.Interpreter(
         model_path=path,
         experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
     interp.allocate_tensors()
     ops = [o for o in interp._get_ops_details() if o["op_name"] in ("CONV_2D", "DEPTHWISE_CONV_2D")]
+    return interp, ops
+
+
+def context_blocks_of(path: str) -> int:
+    """How many context blocks the model in a TFLite file this script exported has."""
+    _, ops = _tflite_convs(path)
+    extra = len(ops) - BASE_CONVS
+    if extra < 0 or extra % CONTEXT_CONVS:
+        raise ValueError(f"{path}: {len(ops)} convolutions is no model this script builds")
+    return extra // CONTEXT_CONVS
+
+
+def load_tflite_weights(model, path: str, fresh_context_blocks: int = 0) -> None:
+    """Sets `model`'s weights from a TFLite file this script exported (batch norm folded into each
+    convolution): kernels from the file, each batch norm an identity plus the folded bias. Train such
+    a model with its batch norms in inference mode (`--bn-inference`). The model's last
+    `fresh_context_blocks` context blocks are not in the file and keep their initial weights."""
+    from tensorflow.keras import layers as L
+
+    interp, ops = _tflite_convs(path)
     convs = [l for l in model.layers if isinstance(l, (L.Conv2D, L.DepthwiseConv2D))]
+    fresh = {f"context{i}" for i in range(context_blocks_in(model) - fresh_context_blocks,
+                                          context_blocks_in(model))}
+    convs = [l for l in convs if l.name.split("_")[0] not in fresh]
     if len(ops) != len(convs):
         raise ValueError(f"{path}: {len(ops)} convolutions, the model has {len(convs)}")
     for op, layer in zip(ops, convs):
@@ -220,6 +267,10 @@ def load_tflite_weights(model, path: str) -> None:
         if not isinstance(bn, L.BatchNormalization):
             raise ValueError(f"{layer.name} is not followed by a batch norm")
         bn.set_weights([np.ones_like(b), b, np.zeros_like(b), np.full_like(b, 1.0 - bn.epsilon)])
+
+
+def context_blocks_in(model) -> int:
+    return sum(1 for l in model.layers if l.name.startswith("context") and l.name.endswith("_dw"))
 
 
 def loss_fn(y, p, seam=None, seam_weight: float = 0.0):
@@ -273,6 +324,9 @@ def main():
                     help="training scenes' design families: the training families, or those and the "
                          "identifier's count family (plain paper with marks, light or dark); validation "
                          "always uses the training families alone")
+    ap.add_argument("--context-blocks", type=int, default=0,
+                    help="residual blocks at the coarsest level that widen what each output pixel "
+                         "sees; those beyond --init-tflite's start at zero (the model unchanged)")
     ap.add_argument("--note", default="",
                     help="kept in metrics.json (say here how a run with --steps 0 made its --init)")
     args = ap.parse_args()
@@ -317,11 +371,15 @@ def main():
         np.savez(args.cache, x=x, y=y, vx=vx, vy=vy, key=train_key)
     print(f"data: {len(x)} train, {len(vx)} val scenes in {time.time() - t0:.0f} s", flush=True)
 
-    model = build_model(args.crop, args.crop) if args.crop else build_model()
+    h, w = (args.crop, args.crop) if args.crop else (IN_H, IN_W)
+    model = build_model(h, w, args.context_blocks)
     if args.init:
         model.load_weights(args.init)
     if args.init_tflite:
-        load_tflite_weights(model, args.init_tflite)
+        fresh = args.context_blocks - context_blocks_of(args.init_tflite)
+        if fresh < 0:
+            raise SystemExit(f"{args.init_tflite} has more context blocks than --context-blocks")
+        load_tflite_weights(model, args.init_tflite, fresh)
     print(f"parameters: {model.count_params()}", flush=True)
     sched = tf.keras.optimizers.schedules.CosineDecay(args.lr, max(args.steps, 1), alpha=0.05)
     opt = tf.keras.optimizers.Adam(sched)
@@ -363,7 +421,7 @@ def main():
         pool.terminate()
     if args.crop:
         cropped = model
-        model = build_model()
+        model = build_model(context_blocks=args.context_blocks)
         model.set_weights(cropped.get_weights())
 
     # Validation: pixel IoU of the core channel.
@@ -414,6 +472,7 @@ def main():
         "steps": args.steps, "batch": args.batch, "seed": args.seed, "lr": args.lr,
         "init": os.path.basename(args.init) if args.init else args.init_tflite,
         "seam_weight": args.seam_weight, "bn_inference": args.bn_inference,
+        "context_blocks": args.context_blocks,
         "parameters": int(model.count_params()),
         "validation_core_iou": iou,
         "train_seconds": round(time.time() - t1),
