@@ -88,18 +88,31 @@ pub fn parse_toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T, Da
         if let Some(span) = e.span() {
             err = err.at_line(line_of(text, span.start));
         }
-        if let Some(field) = field_named_in(e.message()) {
+        let field = field_named_in(e.message())
+            .or_else(|| e.span().and_then(|span| key_before(text, span.start)));
+        if let Some(field) = field {
             err = err.with_field(field);
         }
         err
     })
 }
 
-/// serde messages quote the field in backticks ("missing field `attack`").
+/// serde names the field of a missing, unknown or duplicate field in backticks ("missing field
+/// `attack`"); other messages quote the bad value that way, which is no field.
 fn field_named_in(message: &str) -> Option<String> {
-    let start = message.find('`')? + 1;
-    let len = message[start..].find('`')?;
-    Some(message[start..start + len].to_string())
+    let rest = ["missing field `", "unknown field `", "duplicate field `"]
+        .iter()
+        .find_map(|prefix| message.strip_prefix(prefix))?;
+    let len = rest.find('`')?;
+    Some(rest[..len].to_string())
+}
+
+/// The key of a `key = value` line whose value starts at `offset` (a bad value's span).
+fn key_before(text: &str, offset: usize) -> Option<String> {
+    let before = text.get(..offset)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let key = line[..line.rfind('=')?].trim().trim_matches('"');
+    (!key.is_empty()).then(|| key.to_string())
 }
 
 #[cfg(test)]
@@ -133,6 +146,14 @@ mod tests {
         let text = "[[card]]\nname = \"a\"\nattack = \"high\"\n";
         let err = parse_toml::<File>("deck.toml", text).unwrap_err();
         assert_eq!(err.line, Some(3), "{err}");
+    }
+
+    #[test]
+    fn a_bad_value_is_named_by_its_key_not_taken_for_the_field() {
+        let text = "[[card]]\nname = \"a\"\nattack = 100000\n";
+        let err = parse_toml::<File>("deck.toml", text).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("attack"), "{err}");
+        assert!(err.to_string().contains("100000"), "{err}");
     }
 
     #[test]
