@@ -1,6 +1,7 @@
 //! 陣面對決 live play: camera 陣地 rows → engine, paying with territories, the stack and priority panel.
 
 pub mod adapter;
+pub mod correct;
 pub mod data;
 pub mod feed;
 mod lands;

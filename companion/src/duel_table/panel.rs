@@ -2,6 +2,7 @@
 //! territories), the stack (top first) and who holds priority with pass buttons, the prompt, the
 //! payment question and flagged refusals.
 
+use super::correct::{card_at, changed_places, Correction, Place};
 use super::session::{Step, TableSession};
 use crate::live::allied::{ask_edge, ImageEdge};
 use crate::live::confirm::Confirm;
@@ -10,6 +11,7 @@ use duel::{CardId, Seat};
 use egui::{Color32, RichText};
 use rules_core::Game;
 use std::collections::BTreeSet;
+use vision::types::DuelSide;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -27,6 +29,10 @@ pub enum Command {
     ConfirmSeen,
     /// It is not: drop it.
     RejectSeen,
+    /// Show (true) or close the list of the held table's cards to correct.
+    Correcting(bool),
+    /// A card of the held table is this one, not what the camera read.
+    Correct(Correction),
     /// When tables the camera sees are taken, for the rest of the game.
     SetConfirm(Confirm),
 }
@@ -39,6 +45,8 @@ pub struct DuelTableApp {
     pub font_missing: bool,
     /// Territories ticked for the waiting payment.
     picked: BTreeSet<CardId>,
+    /// The held table's cards are listed for correction.
+    correcting: bool,
     pub style: crate::panel::style::TableStyle,
 }
 
@@ -51,6 +59,7 @@ impl DuelTableApp {
             fonts_installed: false,
             font_missing: false,
             picked: BTreeSet::new(),
+            correcting: false,
             style: Default::default(),
         }
     }
@@ -59,6 +68,11 @@ impl DuelTableApp {
         let step = match c {
             Command::ConfirmSeen => return self.session.confirm_held(),
             Command::RejectSeen => return self.session.reject_held(),
+            Command::Correcting(on) => {
+                self.correcting = on;
+                return;
+            }
+            Command::Correct(c) => return self.session.correct_held(c),
             Command::SetConfirm(policy) => return self.session.set_confirm(policy),
             Command::NearSide(edge) => {
                 if let Some(feed) = self.feed.as_mut() {
@@ -104,6 +118,7 @@ impl DuelTableApp {
         for c in commands {
             self.apply(c);
         }
+        self.correcting &= self.session.held.is_some();
     }
 
     /// The table the camera saw, waiting for OK (Enter) or "not this"; after round 1 of a
@@ -113,13 +128,83 @@ impl DuelTableApp {
         let session = &self.session;
         let mut out = Vec::new();
         if let Some(held) = &session.held {
-            match held_ui(ui, &held.understood, false) {
+            match held_ui(ui, &held.understood, true) {
                 Some(Answer::Ok) => out.push(Command::ConfirmSeen),
                 Some(Answer::NotThis) => out.push(Command::RejectSeen),
-                Some(Answer::Correct) | None => {}
+                Some(Answer::Correct) => out.push(Command::Correcting(true)),
+                None => {}
+            }
+            if self.correcting {
+                out.extend(self.correct_ui(ui));
             }
         }
         out.extend(policy_ui(ui, session.confirm, session.round()).map(Command::SetConfirm));
+        out
+    }
+
+    /// Each card the held table adds or renames, with the catalogue to say what it really is.
+    fn correct_ui(&self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        let session = &self.session;
+        let Some(held) = &session.held else {
+            return out;
+        };
+        let Some(table) = held.table() else {
+            return out;
+        };
+        let cards = &session.game.state.catalogue.cards;
+        let name = |id: Option<&str>| match id {
+            None => "暗置 face down".to_string(),
+            Some(id) => match cards.iter().find(|c| c.id == id) {
+                Some(c) => format!("{} {} ({id})", c.name, c.en),
+                None => id.to_string(),
+            },
+        };
+        ui.horizontal(|ui| {
+            ui.label("更正：选出实际的牌 / Correct: pick the card that really lies there");
+            if ui.button("完成 Done").clicked() {
+                out.push(Command::Correcting(false));
+            }
+        });
+        for (side, place) in changed_places(&session.taken, table) {
+            let (Some(now), Some(seen)) = (
+                card_at(table, side, place),
+                card_at(&held.read, side, place),
+            ) else {
+                continue;
+            };
+            let side_words = match side {
+                DuelSide::Near => "近方 near",
+                DuelSide::Far => "远方 far",
+            };
+            let place_words = match place {
+                Place::Slot(i) => format!("陣地 {}", i + 1),
+                Place::Territory(n) => format!("领土 territory {}", n + 1),
+            };
+            ui.horizontal(|ui| {
+                let mut choice = now.map(str::to_string);
+                let label = format!("{side_words} · {place_words}");
+                egui::ComboBox::new(("duel-correct", side, place), label)
+                    .selected_text(name(now))
+                    .height(self.style.body_px * 20.0)
+                    .show_ui(ui, |ui| {
+                        if matches!(place, Place::Territory(_)) {
+                            ui.selectable_value(&mut choice, None, name(None));
+                        }
+                        for c in cards.iter() {
+                            ui.selectable_value(&mut choice, Some(c.id.clone()), name(Some(&c.id)));
+                        }
+                    });
+                if choice.as_deref() != now {
+                    out.push(Command::Correct(Correction {
+                        side,
+                        place,
+                        seen: seen.map(str::to_string),
+                        card: choice,
+                    }));
+                }
+            });
+        }
         out
     }
 

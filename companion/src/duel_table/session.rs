@@ -7,6 +7,7 @@
 //! removals awaited) without the engine's moves having to be told apart from the adapter's.
 
 use super::adapter::TableGame;
+use super::correct::{self, Correction};
 use super::data::GameData;
 use super::feed::{snapshot, TableSnapshot};
 use crate::live::allied::ImageEdge;
@@ -69,14 +70,29 @@ pub enum Step {
     NearSide(ImageEdge),
     /// The players chose when tables the camera saw are committed (panel).
     Confirm(Confirm),
+    /// The players said what a card the camera misread is (panel): every later table is read
+    /// with it.
+    Correct(Correction),
 }
 
 /// A table the camera saw, waiting for the players' OK before the game takes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeldTable {
     step: Step,
+    /// The table as the camera read it, before the players' corrections.
+    pub read: TableSnapshot,
     /// What the game would make of it, in words (plays, payments, attacks, refusals).
     pub understood: Vec<String>,
+}
+
+impl HeldTable {
+    /// The table held, the players' corrections laid over it.
+    pub fn table(&self) -> Option<&TableSnapshot> {
+        match &self.step {
+            Step::Table { table, .. } => Some(table),
+            _ => None,
+        }
+    }
 }
 
 pub struct TableSession {
@@ -104,6 +120,10 @@ pub struct TableSession {
     pub confirm: Confirm,
     /// The table waiting for that OK (a newer one replaces it: each is the whole table).
     pub held: Option<HeldTable>,
+    /// What the players said about cards the camera misread, in the order said.
+    pub corrections: Vec<Correction>,
+    /// The last table the game took.
+    pub taken: TableSnapshot,
     journal: Option<Journal>,
 }
 
@@ -163,6 +183,8 @@ impl TableSession {
             journal_error: None,
             confirm: Confirm::Stable,
             held: None,
+            corrections: Vec::new(),
+            taken: TableSnapshot::default(),
             journal: None,
         }
     }
@@ -226,6 +248,7 @@ impl TableSession {
         match step {
             Step::Table { frame, table, .. } => {
                 self.last_frame = Some(*frame);
+                self.taken = (**table).clone();
                 game.sync(table)
             }
             Step::Pass => {
@@ -242,6 +265,7 @@ impl TableSession {
             }
             Step::NearSide(edge) => self.near_edge = Some(*edge),
             Step::Confirm(policy) => self.confirm = *policy,
+            Step::Correct(c) => self.corrections.push(c.clone()),
         }
     }
 
@@ -293,6 +317,23 @@ impl TableSession {
         }
     }
 
+    /// The players' correction of a card in the held table (journalled): the table is read again
+    /// with it and held for their OK, or taken when it no longer changes the game.
+    pub fn correct_held(&mut self, correction: Correction) {
+        self.step(Step::Correct(correction));
+        if let Some(held) = self.held.take() {
+            if let Step::Table { frame, tracker, .. } = held.step {
+                let table = correct::corrected(&self.corrections, &held.read);
+                let step = Step::Table {
+                    frame,
+                    table: Box::new(table),
+                    tracker,
+                };
+                self.take_or_hold(step, held.read);
+            }
+        }
+    }
+
     /// The players chose the policy for the rest of the game (journalled); stable takes the held
     /// table now.
     pub fn set_confirm(&mut self, policy: Confirm) {
@@ -328,13 +369,14 @@ impl TableSession {
             sightings.occluded = true;
         }
         let events = self.tracker.update(&sightings);
+        let read = snapshot(self.tracker.committed());
         let table = Step::Table {
             frame: sightings.index,
-            table: Box::new(snapshot(self.tracker.committed())),
+            table: Box::new(correct::corrected(&self.corrections, &read)),
             tracker: Some(Box::new(self.tracker.memory())),
         };
         if !events.is_empty() {
-            self.take_or_hold(table);
+            self.take_or_hold(table, read);
         } else if self.held.is_some() {
             // Nothing is taken while the players look at what the camera saw.
         } else if self.game.waiting.is_some() {
@@ -351,7 +393,7 @@ impl TableSession {
 
     /// A table the tracker committed: taken now, or held for the players' OK when the policy waits
     /// and it would change the game.
-    fn take_or_hold(&mut self, table: Step) {
+    fn take_or_hold(&mut self, table: Step, read: TableSnapshot) {
         if !self.confirm.waits() {
             self.step(table);
             return;
@@ -363,6 +405,7 @@ impl TableSession {
         } else {
             self.held = Some(HeldTable {
                 step: table,
+                read,
                 understood,
             });
         }

@@ -751,3 +751,102 @@ fn table_killed_after_any_journal_lines_twice_ends_as_the_uninterrupted_game() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The camera reads a face-down territory as a face-up Wei territory: the players correct it in
+/// the held table, the game takes the corrected table, the same misreading later changes nothing,
+/// and a resumed game keeps the correction.
+#[test]
+fn table_correction_is_taken_kept_for_later_frames_and_resumed() {
+    use super::correct::{Correction, Place};
+    use vision::types::DuelSide;
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-correct-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.jsonl");
+    let mut session =
+        TableSession::start(&super::session::Header::demo(1, false), Some(&path)).unwrap();
+    session.set_confirm(Confirm::Every);
+    for i in 0..8 {
+        session.process(land_frame(i));
+    }
+    session.correct_held(Correction {
+        side: DuelSide::Near,
+        place: Place::Territory(0),
+        seen: Some("wei-land".into()),
+        card: None,
+    });
+    let held = session
+        .held
+        .as_ref()
+        .expect("the corrected table is held for OK");
+    assert!(
+        held.understood.iter().any(|l| l.contains("face down")),
+        "{:?}",
+        held.understood
+    );
+    session.confirm_held();
+    let face_down = |s: &TableSession| {
+        let t = &s.game.state.players[0].territories;
+        (t.len(), t.iter().filter(|t| !t.face_up).count())
+    };
+    assert_eq!(face_down(&session), (1, 1));
+    // The card taken up and laid again, misread the same way: nothing to ask, nothing changes.
+    let empty = |i| crate::panel::feed::FeedFrame {
+        sightings: sightings(
+            &DuelTableView {
+                calibrated: true,
+                ..DuelTableView::default()
+            },
+            i,
+        ),
+        ..land_frame(i)
+    };
+    for i in 8..20 {
+        session.process(empty(i));
+    }
+    for i in 20..30 {
+        session.process(land_frame(i));
+    }
+    assert!(session.held.is_none(), "{:?}", session.held);
+    assert_eq!(face_down(&session), (1, 1));
+    let before = position(&session.game);
+    drop(session);
+    let (mut resumed, _, _) = TableSession::resume(&path).unwrap();
+    assert_eq!(resumed.corrections.len(), 1);
+    assert_eq!(position(&resumed.game), before);
+    for i in 30..40 {
+        resumed.process(land_frame(i));
+    }
+    assert!(resumed.held.is_none(), "{:?}", resumed.held);
+    assert_eq!(face_down(&resumed), (1, 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "更正 Correct…" lists the held table's new card with the catalogue to pick from; picking the
+/// face-down entry holds the corrected table.
+#[test]
+fn table_panel_correct_lists_the_new_card_and_takes_the_players_pick() {
+    let mut session = TableSession::new(game());
+    session.confirm = Confirm::Every;
+    for i in 0..8 {
+        session.process(land_frame(i));
+    }
+    let mut h = harness(DuelTableApp::new(session, None));
+    h.get_by_label("更正 Correct…").click();
+    h.run();
+    assert!(h
+        .query_by_label_contains("近方 near · 领土 territory 1")
+        .is_some());
+    h.get_by_label("近方 near · 领土 territory 1").click();
+    h.run();
+    h.get_by_label("暗置 face down").click();
+    h.run();
+    let session = &h.state().session;
+    assert_eq!(session.corrections.len(), 1);
+    let held = session.held.as_ref().expect("still held for OK");
+    assert!(
+        held.understood.iter().any(|l| l.contains("face down")),
+        "{:?}",
+        held.understood
+    );
+}
