@@ -619,11 +619,10 @@ fn table_panel_asks_after_round_one_whether_to_go_on_confirming() {
         .is_none());
 }
 
-/// The policy the players chose is journalled: a resumed game keeps it; a held table is not in
-/// the journal until OK.
-#[test]
-fn table_confirmation_policy_is_journalled_and_resumed() {
-    let dir = std::env::temp_dir().join(format!("arbiter-duel-confirm-{}", std::process::id()));
+/// A journalled demo game (in a fresh folder named after `name`) confirming every change, with
+/// the near side's Wei territory seen and held: (folder, journal, session).
+fn journalled_land_held(name: &str) -> (std::path::PathBuf, std::path::PathBuf, TableSession) {
+    let dir = std::env::temp_dir().join(format!("arbiter-duel-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("game.jsonl");
@@ -633,6 +632,14 @@ fn table_confirmation_policy_is_journalled_and_resumed() {
     for i in 0..8 {
         session.process(land_frame(i));
     }
+    (dir, path, session)
+}
+
+/// The policy the players chose is journalled: a resumed game keeps it; a held table is not in
+/// the journal until OK.
+#[test]
+fn table_confirmation_policy_is_journalled_and_resumed() {
+    let (dir, path, mut session) = journalled_land_held("confirm");
     assert!(session.held.is_some());
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("Confirm"), "{text}");
@@ -759,16 +766,7 @@ fn table_killed_after_any_journal_lines_twice_ends_as_the_uninterrupted_game() {
 fn table_correction_is_taken_kept_for_later_frames_and_resumed() {
     use super::correct::{Correction, Place};
     use vision::types::DuelSide;
-    let dir = std::env::temp_dir().join(format!("arbiter-duel-correct-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("game.jsonl");
-    let mut session =
-        TableSession::start(&super::session::Header::demo(1, false), Some(&path)).unwrap();
-    session.set_confirm(Confirm::Every);
-    for i in 0..8 {
-        session.process(land_frame(i));
-    }
+    let (dir, path, mut session) = journalled_land_held("correct");
     session.correct_held(Correction {
         side: DuelSide::Near,
         place: Place::Territory(0),
