@@ -293,6 +293,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--first-scene", type=int, default=TRAIN_SEED0,
+                    help="the first training scene's seed (a later run can train on scenes the "
+                         "earlier ones never saw)")
     ap.add_argument("--val", type=int, default=200)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=12)
@@ -335,8 +338,9 @@ def main():
     import tensorflow as tf
 
     t0 = time.time()
-    train_seeds = list(range(TRAIN_SEED0, TRAIN_SEED0 + args.scenes))
+    train_seeds = list(range(args.first_scene, args.first_scene + args.scenes))
     val_seeds = list(range(VAL_SEED0, VAL_SEED0 + args.val))
+    assert args.first_scene >= TRAIN_SEED0 and max(train_seeds) < VAL_SEED0 <= min(val_seeds)
     assert max(train_seeds + val_seeds) < EVAL_SEED0
     mirrored = args.camera == "depth-mirrored"
     families = designs.TRAIN_FAMILIES
@@ -344,7 +348,8 @@ def main():
         families = families + designs.IDENTIFIER_FAMILIES
     key = f"{args.scenes}-{args.val}" + ("" if mirrored else "-upright") + \
         ("" if args.target == "share" else f"-{args.target}")
-    train_key = key + ("" if args.families == "train" else "-counts")
+    train_key = key + ("" if args.families == "train" else "-counts") + \
+        ("" if args.first_scene == TRAIN_SEED0 else f"-from{args.first_scene}")
     pool = chunks = None
     if args.chunk:
         val_path = os.path.join(args.cache_dir, f"arbiter-detect-{key}-val.npz")
