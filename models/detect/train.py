@@ -247,8 +247,8 @@ def load_tflite_weights(model, path: str, fresh_context_blocks: int = 0) -> None
 
     interp, ops = _tflite_convs(path)
     convs = [l for l in model.layers if isinstance(l, (L.Conv2D, L.DepthwiseConv2D))]
-    fresh = {f"context{i}" for i in range(context_blocks_in(model) - fresh_context_blocks,
-                                          context_blocks_in(model))}
+    blocks = context_blocks_in(model)
+    fresh = {f"context{i}" for i in range(blocks - fresh_context_blocks, blocks)}
     convs = [l for l in convs if l.name.split("_")[0] not in fresh]
     if len(ops) != len(convs):
         raise ValueError(f"{path}: {len(ops)} convolutions, the model has {len(convs)}")
