@@ -106,15 +106,15 @@ mod tests {
         }
     }
 
+    /// The camera's wei-01 in the near 陣地 3 is `card`.
+    fn wei_01_in_near_slot_2_is(card: Option<&str>) -> Correction {
+        fix(DuelSide::Near, Place::Slot(2), Some("wei-01"), card)
+    }
+
     #[test]
     fn a_correction_renames_the_card_it_was_made_for_and_keeps_its_tap() {
         let fixes = [
-            fix(
-                DuelSide::Near,
-                Place::Slot(2),
-                Some("wei-01"),
-                Some("wei-03"),
-            ),
+            wei_01_in_near_slot_2_is(Some("wei-03")),
             fix(DuelSide::Near, Place::Territory(0), None, Some("qun-01")),
         ];
         let t = corrected(&fixes, &table());
@@ -145,18 +145,8 @@ mod tests {
     #[test]
     fn the_latest_correction_of_a_reading_wins() {
         let fixes = [
-            fix(
-                DuelSide::Near,
-                Place::Slot(2),
-                Some("wei-01"),
-                Some("wei-03"),
-            ),
-            fix(
-                DuelSide::Near,
-                Place::Slot(2),
-                Some("wei-01"),
-                Some("wei-04"),
-            ),
+            wei_01_in_near_slot_2_is(Some("wei-03")),
+            wei_01_in_near_slot_2_is(Some("wei-04")),
         ];
         let t = corrected(&fixes, &table());
         assert_eq!(
