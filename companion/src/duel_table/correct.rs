@@ -2,7 +2,7 @@
 //! as X in this place is Y". Kept for the rest of the game (journalled) and laid over every table
 //! the tracker commits, so a card the camera keeps misreading stays what the players said it is.
 
-use super::feed::{SideSnapshot, TableSnapshot};
+use super::feed::TableSnapshot;
 use serde::{Deserialize, Serialize};
 use vision::types::DuelSide;
 
@@ -35,13 +35,6 @@ pub fn card_at(table: &TableSnapshot, side: DuelSide, place: Place) -> Option<Op
     }
 }
 
-fn side_mut(table: &mut TableSnapshot, side: DuelSide) -> &mut SideSnapshot {
-    match side {
-        DuelSide::Near => &mut table.near,
-        DuelSide::Far => &mut table.far,
-    }
-}
-
 /// The table the camera read with the corrections laid over it. Each correction is matched
 /// against the camera's own reading, the latest for a place and reading winning.
 pub fn corrected(corrections: &[Correction], read: &TableSnapshot) -> TableSnapshot {
@@ -50,7 +43,7 @@ pub fn corrected(corrections: &[Correction], read: &TableSnapshot) -> TableSnaps
         if card_at(read, c.side, c.place) != Some(c.seen.as_deref()) {
             continue;
         }
-        let side = side_mut(&mut table, c.side);
+        let side = table.side_mut(c.side);
         match c.place {
             Place::Slot(i) => {
                 if let (Some(Some((id, _))), Some(card)) = (side.slots.get_mut(i), &c.card) {

@@ -37,6 +37,13 @@ impl TableSnapshot {
             DuelSide::Far => &self.far,
         }
     }
+
+    pub fn side_mut(&mut self, side: DuelSide) -> &mut SideSnapshot {
+        match side {
+            DuelSide::Near => &mut self.near,
+            DuelSide::Far => &mut self.far,
+        }
+    }
 }
 
 fn side_code(side: DuelSide) -> &'static str {
@@ -111,10 +118,7 @@ pub fn snapshot(committed: &BTreeMap<String, CardPlace>) -> TableSnapshot {
             Some("f") => DuelSide::Far,
             _ => continue,
         };
-        let target = match side {
-            DuelSide::Near => &mut snap.near,
-            DuelSide::Far => &mut snap.far,
-        };
+        let target = snap.side_mut(side);
         match kind {
             Some("u") => {
                 let slot: Option<usize> = parts.next().and_then(|s| s.parse().ok());
@@ -133,11 +137,7 @@ pub fn snapshot(committed: &BTreeMap<String, CardPlace>) -> TableSnapshot {
     }
     territories.sort_by_key(|t| t.1);
     for (side, _, card, tapped) in territories {
-        let target = match side {
-            DuelSide::Near => &mut snap.near,
-            DuelSide::Far => &mut snap.far,
-        };
-        target.territories.push((card, tapped));
+        snap.side_mut(side).territories.push((card, tapped));
     }
     snap
 }

@@ -153,12 +153,13 @@ impl DuelTableApp {
             return out;
         };
         let cards = &session.game.state.catalogue.cards;
+        let card_label = |c: &duel::CardDef| format!("{} {} ({})", c.name, c.en, c.id);
         let name = |id: Option<&str>| match id {
             None => "暗置 face down".to_string(),
-            Some(id) => match cards.iter().find(|c| c.id == id) {
-                Some(c) => format!("{} {} ({id})", c.name, c.en),
-                None => id.to_string(),
-            },
+            Some(id) => cards
+                .iter()
+                .find(|c| c.id == id)
+                .map_or_else(|| id.to_string(), card_label),
         };
         ui.horizontal(|ui| {
             ui.label("更正：选出实际的牌 / Correct: pick the card that really lies there");
@@ -192,7 +193,7 @@ impl DuelTableApp {
                             ui.selectable_value(&mut choice, None, name(None));
                         }
                         for c in cards.iter() {
-                            ui.selectable_value(&mut choice, Some(c.id.clone()), name(Some(&c.id)));
+                            ui.selectable_value(&mut choice, Some(c.id.clone()), card_label(c));
                         }
                     });
                 if choice.as_deref() != now {

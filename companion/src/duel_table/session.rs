@@ -369,6 +369,14 @@ impl TableSession {
             sightings.occluded = true;
         }
         let events = self.tracker.update(&sightings);
+        // Nothing is taken while the players look at what the camera saw, nor from a frame that
+        // changed nothing unless a payment waits on the table.
+        let reads_table =
+            !events.is_empty() || (self.held.is_none() && self.game.waiting.is_some());
+        if !reads_table {
+            self.last_events = events;
+            return;
+        }
         let read = snapshot(self.tracker.committed());
         let table = Step::Table {
             frame: sightings.index,
@@ -377,9 +385,7 @@ impl TableSession {
         };
         if !events.is_empty() {
             self.take_or_hold(table, read);
-        } else if self.held.is_some() {
-            // Nothing is taken while the players look at what the camera saw.
-        } else if self.game.waiting.is_some() {
+        } else {
             // A waiting payment reads the table again each frame; a frame that moved nothing is
             // not journalled (a replay without it rebuilds the same game).
             let before = self.game.position();
