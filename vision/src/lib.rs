@@ -13,6 +13,7 @@ pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod face;
+pub mod far_cells;
 pub mod files;
 pub mod font;
 pub mod games;

@@ -5,6 +5,7 @@ use crate::detect::{card_sized, find_holes, DetectOptions};
 use crate::detector::name::name_card;
 use crate::detector::{CardDetector, DetectedCard};
 use crate::face::{CARD_H_MM, CARD_W_MM, FRAME_MM, HOLE_INSET_MM};
+use crate::far_cells;
 use crate::geometry;
 use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_of_card, hole_patches, ReferenceSet};
@@ -44,6 +45,9 @@ pub struct ScannerOptions {
     /// Frames of a sequence ([`Scanner::scan_following`]) that show what the last one scanned
     /// showed are not scanned again (see [`crate::memory::GATE_LEVEL`]).
     pub gate_unchanged: bool,
+    /// Where the game says so ([`TableLayout::far_cells_worth_a_look`]), the learned detector
+    /// looks again, closer, at the empty cells the camera sees too small ([`far_cells`]).
+    pub look_closer_at_far_cells: bool,
 }
 
 impl Default for ScannerOptions {
@@ -59,6 +63,7 @@ impl Default for ScannerOptions {
             detect: DetectOptions::default(),
             allied_towards: None,
             gate_unchanged: true,
+            look_closer_at_far_cells: true,
         }
     }
 }
@@ -154,14 +159,14 @@ fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<ope
     ))
 }
 
-/// The learned detector's outlines that `unclaimed` keeps, in frame pixels. Where cards were
-/// named it looks only around them (far cards then get more of the model's input); with the mat's
+/// The learned detector's outlines that `unclaimed` keeps, in frame pixels. It looks only at
+/// `region` where one is given (far cards then get more of the model's input); with the mat's
 /// `table` homography (image to mm), outlines not card-sized on the table (its markers, its printed
 /// labels) are no cards.
 fn unclaimed_outlines(
     detector: &Mutex<CardDetector>,
     image: &Mat,
-    named: &[&[[f64; 2]; 4]],
+    region: Option<opencv::core::Rect>,
     table: Option<&geometry::H3>,
     unclaimed: impl Fn(&[[f64; 2]; 4]) -> bool,
 ) -> Result<Vec<DetectedCard>, VisionError> {
@@ -170,7 +175,7 @@ fn unclaimed_outlines(
         Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
     };
     let cropped;
-    let (view, [ox, oy]) = match cards_region(named, image.cols(), image.rows()) {
+    let (view, [ox, oy]) = match region {
         Some(r) => {
             cropped = Mat::roi(image, r)?.try_clone()?;
             (&cropped, [f64::from(r.x), f64::from(r.y)])
@@ -273,6 +278,18 @@ const SURELY_NAMED: f32 = 0.6;
 /// A region of the frame bigger than this share of it is looked at whole.
 const CARDS_REGION_MAX_SHARE: f64 = 0.8;
 
+/// Where the learned detector looks.
+#[derive(Clone, Copy)]
+enum Look<'a> {
+    /// Around the named cards, or the whole frame.
+    AroundNamed,
+    /// Closer, at the table frame's far empty cells ([`far_cells`]); nowhere if there are none.
+    FarCells {
+        to_table: &'a geometry::H3,
+        layout: &'a MatLayout,
+    },
+}
+
 /// Where a frame hole to identify came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum HoleFrom {
@@ -343,6 +360,7 @@ impl Scanner {
         image: &Mat,
         found: &[Found],
         table: Option<&geometry::H3>,
+        look: Look,
     ) -> Result<(Vec<Found>, f64), VisionError> {
         let Some(learned) = &self.learned else {
             return Ok((Vec::new(), 0.0));
@@ -361,12 +379,40 @@ impl Scanner {
                     || geometry::point_in_convex(geometry::centroid(f), quad)
             })
         };
+        let (region, far) = match look {
+            Look::AroundNamed => (cards_region(&named, image.cols(), image.rows()), None),
+            Look::FarCells { to_table, layout } => {
+                let input = learned
+                    .detector
+                    .lock()
+                    .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
+                    .input_size();
+                let cards: Vec<[[f64; 2]; 4]> = named.iter().map(|&&q| q).collect();
+                let frame = (image.cols(), image.rows());
+                match far_cells::far_empty_cells(to_table, layout, &cards, frame, input) {
+                    Some(far) => (Some(far.region), Some((far.cells, to_table, layout))),
+                    None => return Ok((Vec::new(), 0.0)),
+                }
+            }
+        };
+        // A closer look keeps only whole cards in the cells it looked at: where the crop's edges
+        // cut the table's pattern, the model outlines pieces that reach past them.
+        let in_look = |card: &DetectedCard| match &far {
+            None => true,
+            Some((cells, to_table, layout)) => {
+                let centre = geometry::apply(to_table, geometry::centroid(&card.corners));
+                !card.partly_hidden && layout.cell_of(centre).is_some_and(|c| cells.contains(&c))
+            }
+        };
         let t = Instant::now();
-        let detected = unclaimed_outlines(&learned.detector, image, &named, table, unclaimed)?;
+        let detected = unclaimed_outlines(&learned.detector, image, region, table, unclaimed)?;
         let detect_ms = ms(t);
         let mut out = Vec::new();
         // The fitted outline may have moved onto a named card.
-        for card in detected.into_iter().filter(|c| unclaimed(&c.corners)) {
+        for card in detected
+            .into_iter()
+            .filter(|c| unclaimed(&c.corners) && in_look(c))
+        {
             let found = self.name_outline(image, card)?;
             let keep = match found.card {
                 Some(_) => true,
@@ -581,8 +627,8 @@ impl Scanner {
         timings.calibrate_ms += ms(t);
 
         let t = Instant::now();
-        let table = mat.as_ref().and_then(|(c, _)| c.homography());
-        let holes = find_holes(&gray, &self.options.detect, table)?;
+        let table = mat.as_ref().and_then(|(c, _)| c.homography().copied());
+        let holes = find_holes(&gray, &self.options.detect, table.as_ref())?;
         timings.detect_ms = ms(t);
 
         let t = Instant::now();
@@ -636,18 +682,11 @@ impl Scanner {
         // A frame in motion commits nothing (the table is read once it is still): the learned
         // detector's look is kept for the still frame after it.
         let (more, learned_detect_ms) = match motion {
-            false => self.learned_cards(image, &found, table)?,
+            false => self.learned_cards(image, &found, table.as_ref(), Look::AroundNamed)?,
             true => (Vec::new(), 0.0),
         };
         quads += more.len() as u32;
-        found.retain(|f| {
-            let c = geometry::centroid(&f.corners);
-            f.card.is_some()
-                || !more
-                    .iter()
-                    .any(|m| geometry::point_in_convex(c, &m.corners))
-        });
-        found.extend(more);
+        take_learned(&mut found, more);
         timings.detect_ms += learned_detect_ms;
         timings.identify_ms = ms(t) - learned_detect_ms;
         timings.identifier_extra_ms = extra_ms;
@@ -692,6 +731,21 @@ impl Scanner {
                 None,
             ),
         };
+        // The frame says where the table's far cells lie: a closer look at the empty ones.
+        let mut far_look_ms = 0.0;
+        let look_far =
+            !motion && self.options.look_closer_at_far_cells && self.table.far_cells_worth_a_look();
+        if let (true, Some(to_table), Some(layout)) = (look_far, calibration.homography(), &layout)
+        {
+            let far = Instant::now();
+            let look = Look::FarCells { to_table, layout };
+            let (more, far_detect_ms) = self.learned_cards(image, &found, table.as_ref(), look)?;
+            timings.quads_identified += more.len() as u32;
+            take_learned(&mut found, more);
+            far_look_ms = ms(far);
+            timings.detect_ms += far_detect_ms;
+            timings.identify_ms += far_look_ms - far_detect_ms;
+        }
         let metric = calibration.metric_homography();
         if let Some(homography) = &metric {
             // An unnamed outline must measure like a card of some printed size, whatever gave
@@ -747,7 +801,7 @@ impl Scanner {
                 }
             }
         }
-        timings.calibrate_ms += ms(t);
+        timings.calibrate_ms += ms(t) - far_look_ms;
         let cards = found
             .into_iter()
             .map(|f| {
@@ -810,6 +864,19 @@ impl Scanner {
         };
         Ok((observation, identified))
     }
+}
+
+/// Adds the learned detector's cards to those `found` so far: an unnamed quad that one of them
+/// covers was part of it.
+fn take_learned(found: &mut Vec<Found>, more: Vec<Found>) {
+    found.retain(|f| {
+        let c = geometry::centroid(&f.corners);
+        f.card.is_some()
+            || !more
+                .iter()
+                .any(|m| geometry::point_in_convex(c, &m.corners))
+    });
+    found.extend(more);
 }
 
 /// Whether a card's quad (its corners from its own top-left, in image pixels) is much squarer on the

@@ -27,6 +27,13 @@ pub trait TableLayout: Send + Sync {
         true
     }
 
+    /// Whether an empty cell far from the camera (seen too small for the learned detector) is worth
+    /// a second, closer look ([`crate::far_cells`]): where the game's cards fill most of its grid,
+    /// an empty far cell is more likely a card missed than no card.
+    fn far_cells_worth_a_look(&self) -> bool {
+        false
+    }
+
     /// Quarter turns from the table's frame to the owner's view of card `id` lying in `cell` (2 for
     /// a card of the player across the table: a Duel unit in a far 陣地, by default).
     fn owner_turns(&self, _id: &str, cell: Option<Cell>) -> u8 {

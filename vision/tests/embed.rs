@@ -410,6 +410,41 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
     assert_eq!(after.wrong_confident_rate, 0.0);
 }
 
+/// Two tuning boards from the second compositor (models/detect/export_boards.py, seeds 612013 and
+/// 612046), an end and a side camera at 50° tilt: the far row's cards are 20–35 px tall, too small
+/// for the learned detector shown the whole frame. The table's frame, fitted to the near cards,
+/// says where the far empty cells lie; a closer look at them finds the cards, and neither board
+/// reads exactly without it.
+#[test]
+fn a_closer_look_at_the_far_empty_cells_finds_the_cards_there() {
+    use vision::identifier::IdentifierKind;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/far-steep-cards");
+    let mut scanners = scanners(&[IdentifierKind::Fused, IdentifierKind::Fused], &[]);
+    let closer = scanners
+        .pop()
+        .expect("two scanners")
+        .with_card_detector(Some(card_detector()));
+    let mut whole_frame_only = scanners
+        .pop()
+        .expect("two scanners")
+        .with_card_detector(Some(card_detector()));
+    whole_frame_only.options.look_closer_at_far_cells = false;
+    let read = |scanner: &vision::Scanner| {
+        let outcomes =
+            vision::eval::run_dir(scanner, &dir, None, |_, _| {}).expect("fixture reads");
+        assert_eq!(outcomes.len(), 2);
+        vision::eval::summarise(&outcomes, 612013)
+    };
+    let before = read(&whole_frame_only);
+    assert_eq!(before.whole_board_exact, 0.0, "{before:#?}");
+    assert!(before.missed_rate > 0.0, "{before:#?}");
+    let after = read(&closer);
+    assert_eq!(after.whole_board_exact, 1.0, "{after:#?}");
+    assert_eq!(after.wrong_confident_rate, 0.0);
+    assert_eq!(after.phantoms, 0);
+}
+
 /// Reads a fixture of two second-compositor boards with the fused identifier and the learned
 /// detector: no unnamed outline where no card lies, and the cards named.
 fn reads_two_boards_without_phantoms(fixture: &str, first_seed: u64) {

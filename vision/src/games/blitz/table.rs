@@ -58,6 +58,11 @@ impl TableLayout for BlitzTable {
         })
     }
 
+    /// A board fills most of its grid (the front row whole, most other cells taken).
+    fn far_cells_worth_a_look(&self) -> bool {
+        true
+    }
+
     fn owner_turns(&self, id: &str, _cell: Option<crate::Cell>) -> u8 {
         match self.role(id) {
             BlitzRole::Axis => 2,
