@@ -48,7 +48,6 @@ pub fn far_empty_cells(
         .iter()
         .filter_map(|q| layout.cell_of(geometry::apply(to_table, geometry::centroid(q))))
         .collect();
-    // (size, cell, corners)
     let mut far = Vec::new();
     for row in 0..layout.rows {
         for col in 0..layout.cols {
@@ -62,7 +61,11 @@ pub fn far_empty_cells(
             let centre = geometry::centroid(&corners);
             let in_frame = (0.0..w).contains(&centre[0]) && (0.0..h).contains(&centre[1]);
             if in_frame && (1.0..FAR_CELL_MAX_PX).contains(&size) {
-                far.push((size, (col, row), corners));
+                far.push(SeenCell {
+                    size,
+                    cell: (col, row),
+                    corners,
+                });
             }
         }
     }
@@ -74,19 +77,27 @@ pub fn far_empty_cells(
     let scale_to_input = |r: &Rect| (iw / f64::from(r.width)).min(ih / f64::from(r.height));
     let whole = (iw / w).min(ih / h);
     (scale_to_input(&region) >= MIN_GAIN * whole).then(|| FarCells {
-        cells: far.iter().map(|f| f.1).collect(),
+        cells: far.iter().map(|f| f.cell).collect(),
         region,
     })
 }
 
-/// The frame's pixels round `cells` (size, cell, image corners) and [`MARGIN_CELLS`] beyond;
-/// `None` when that is a sliver.
-fn region_round(cells: &[(f64, (u8, u8), [[f64; 2]; 4])], (w, h): (f64, f64)) -> Option<Rect> {
+/// A cell of the table's frame as the image shows it.
+struct SeenCell {
+    /// The square root of its area, px.
+    size: f64,
+    /// (col, row).
+    cell: (u8, u8),
+    corners: [[f64; 2]; 4],
+}
+
+/// The frame's pixels round `cells` and [`MARGIN_CELLS`] beyond; `None` when that is a sliver.
+fn region_round(cells: &[SeenCell], (w, h): (f64, f64)) -> Option<Rect> {
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     let mut largest = 0.0f64;
-    for (size, _, corners) in cells {
-        largest = largest.max(*size);
-        for p in corners {
+    for c in cells {
+        largest = largest.max(c.size);
+        for p in &c.corners {
             (x0, y0) = (x0.min(p[0]), y0.min(p[1]));
             (x1, y1) = (x1.max(p[0]), y1.max(p[1]));
         }
