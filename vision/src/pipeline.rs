@@ -283,11 +283,23 @@ const CARDS_REGION_MAX_SHARE: f64 = 0.8;
 enum Look<'a> {
     /// Around the named cards, or the whole frame.
     AroundNamed,
-    /// Closer, at the table frame's far empty cells ([`far_cells`]); nowhere if there are none.
+    /// Closer, at the table frame's far empty cells ([`far_cells`]) where the first look (the
+    /// whole frame, or this part of it) saw something of a card; nowhere if there are none.
     FarCells {
         to_table: &'a geometry::H3,
         layout: &'a MatLayout,
+        first_look: Option<opencv::core::Rect>,
     },
+}
+
+/// What one look of the learned detector found.
+#[derive(Default)]
+struct LearnedPass {
+    cards: Vec<Found>,
+    /// Milliseconds the detection (not the naming) took.
+    detect_ms: f64,
+    /// The part of the frame it looked at (`None`: all of it, or nothing).
+    looked_at: Option<opencv::core::Rect>,
 }
 
 /// Where a frame hole to identify came from.
@@ -354,16 +366,16 @@ impl Scanner {
     }
 
     /// Cards the learned detector finds where no frame hole was named, each named by
-    /// [`Scanner::name_outline`]. Also the milliseconds the detection (not the naming) took.
+    /// [`Scanner::name_outline`].
     fn learned_cards(
         &self,
         image: &Mat,
         found: &[Found],
         table: Option<&geometry::H3>,
         look: Look,
-    ) -> Result<(Vec<Found>, f64), VisionError> {
+    ) -> Result<LearnedPass, VisionError> {
         let Some(learned) = &self.learned else {
-            return Ok((Vec::new(), 0.0));
+            return Ok(LearnedPass::default());
         };
         // Only a named card claims its place: an unnamed frame quad inside another design's
         // card is that card's printed frame, not a card.
@@ -381,17 +393,26 @@ impl Scanner {
         };
         let (region, far) = match look {
             Look::AroundNamed => (cards_region(&named, image.cols(), image.rows()), None),
-            Look::FarCells { to_table, layout } => {
-                let input = learned
+            Look::FarCells {
+                to_table,
+                layout,
+                first_look,
+            } => {
+                let detector = learned
                     .detector
                     .lock()
-                    .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-                    .input_size();
+                    .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?;
+                // The first look's map, in frame pixels.
+                let [ox, oy] = first_look.map_or([0.0, 0.0], |r| [f64::from(r.x), f64::from(r.y)]);
+                let seen = |q: &[[f64; 2]; 4]| {
+                    detector.last_card_peak_in(&q.map(|p| [p[0] - ox, p[1] - oy]))
+                };
                 let cards: Vec<[[f64; 2]; 4]> = named.iter().map(|&&q| q).collect();
                 let frame = (image.cols(), image.rows());
-                match far_cells::far_empty_cells(to_table, layout, &cards, frame, input) {
+                let input = detector.input_size();
+                match far_cells::far_empty_cells(to_table, layout, &cards, frame, input, seen) {
                     Some(far) => (Some(far.region), Some((far.cells, to_table, layout))),
-                    None => return Ok((Vec::new(), 0.0)),
+                    None => return Ok(LearnedPass::default()),
                 }
             }
         };
@@ -422,7 +443,11 @@ impl Scanner {
                 out.push(found);
             }
         }
-        Ok((out, detect_ms))
+        Ok(LearnedPass {
+            cards: out,
+            detect_ms,
+            looked_at: region,
+        })
     }
 
     /// One of our own faces (the classical matcher knows it by its frame) is named as its frame
@@ -681,12 +706,13 @@ impl Scanner {
         }
         // A frame in motion commits nothing (the table is read once it is still): the learned
         // detector's look is kept for the still frame after it.
-        let (more, learned_detect_ms) = match motion {
+        let first = match motion {
             false => self.learned_cards(image, &found, table.as_ref(), Look::AroundNamed)?,
-            true => (Vec::new(), 0.0),
+            true => LearnedPass::default(),
         };
-        quads += more.len() as u32;
-        take_learned(&mut found, more);
+        let (learned_detect_ms, first_look) = (first.detect_ms, first.looked_at);
+        quads += first.cards.len() as u32;
+        take_learned(&mut found, first.cards);
         timings.detect_ms += learned_detect_ms;
         timings.identify_ms = ms(t) - learned_detect_ms;
         timings.identifier_extra_ms = extra_ms;
@@ -738,13 +764,17 @@ impl Scanner {
         if let (true, Some(to_table), Some(layout)) = (look_far, calibration.homography(), &layout)
         {
             let far = Instant::now();
-            let look = Look::FarCells { to_table, layout };
-            let (more, far_detect_ms) = self.learned_cards(image, &found, table.as_ref(), look)?;
-            timings.quads_identified += more.len() as u32;
-            take_learned(&mut found, more);
+            let look = Look::FarCells {
+                to_table,
+                layout,
+                first_look,
+            };
+            let closer = self.learned_cards(image, &found, table.as_ref(), look)?;
+            timings.quads_identified += closer.cards.len() as u32;
+            take_learned(&mut found, closer.cards);
             far_look_ms = ms(far);
-            timings.detect_ms += far_detect_ms;
-            timings.identify_ms += far_look_ms - far_detect_ms;
+            timings.detect_ms += closer.detect_ms;
+            timings.identify_ms += far_look_ms - closer.detect_ms;
         }
         let metric = calibration.metric_homography();
         if let Some(homography) = &metric {

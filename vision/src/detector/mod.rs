@@ -129,6 +129,10 @@ pub struct CardDetector {
     input: Vec<f32>,
     corners: Option<CornerRefiner>,
     pub timings: DetectTimings,
+    /// The last detection's card probability map (output pixels, row by row) and the size of an
+    /// output pixel in that frame's pixels.
+    last_cards: Vec<f32>,
+    last_to_image: f64,
 }
 
 impl CardDetector {
@@ -155,6 +159,8 @@ impl CardDetector {
             input: vec![0.0; w * h * 3],
             corners: None,
             timings: DetectTimings::default(),
+            last_cards: Vec::new(),
+            last_to_image: 0.0,
         };
         let out = detector.run_model()?;
         let (ow, oh) = detector.output_size();
@@ -214,6 +220,7 @@ impl CardDetector {
         let cores = core_quads(&core, &card, ow, oh, &self.options)?;
         // Output pixel → image pixel.
         let to_image = OUTPUT_SCALE as f64 / scale;
+        (self.last_cards, self.last_to_image) = (card, to_image);
         let (iw, ih) = (image.cols() as f64, image.rows() as f64);
         let gray = gray_of(image)?;
         let mut quads = Vec::with_capacity(cores.len());
@@ -361,6 +368,34 @@ impl CardDetector {
     fn run_model(&self) -> Result<Vec<f32>, VisionError> {
         let (w, h) = self.input_size;
         self.model.run(&[1, h, w, 3], &self.input)
+    }
+
+    /// The highest card probability the last [`CardDetector::detect_where`] gave inside `quad`
+    /// (that frame's pixels), outlined or not: 0 where it did not look.
+    pub fn last_card_peak_in(&self, quad: &[[f64; 2]; 4]) -> f32 {
+        let (ow, oh) = self.output_size();
+        if self.last_to_image <= 0.0 || self.last_cards.len() != ow * oh {
+            return 0.0;
+        }
+        let q = quad.map(|p| [p[0] / self.last_to_image, p[1] / self.last_to_image]);
+        let (x0, x1) = q
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p[0]), b.max(p[0])));
+        let (y0, y1) = q
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p[1]), b.max(p[1])));
+        let xs = (x0.floor().max(0.0) as usize)..(x1.ceil().min(ow as f64).max(0.0) as usize);
+        let ys = (y0.floor().max(0.0) as usize)..(y1.ceil().min(oh as f64).max(0.0) as usize);
+        let mut peak = 0.0f32;
+        for y in ys {
+            for x in xs.clone() {
+                let centre = [x as f64 + 0.5, y as f64 + 0.5];
+                if crate::geometry::point_in_convex(centre, &q) {
+                    peak = peak.max(self.last_cards[y * ow + x]);
+                }
+            }
+        }
+        peak
     }
 
     /// The model's input (width, height).
