@@ -45,7 +45,7 @@ pub struct FarCells {
 pub fn far_empty_cells(
     to_table: &H3,
     layout: &MatLayout,
-    cards: &[[[f64; 2]; 4]],
+    cards: &[&[[f64; 2]; 4]],
     frame: (i32, i32),
     input: (usize, usize),
     seen: impl Fn(&[[f64; 2]; 4]) -> f32,
@@ -54,7 +54,7 @@ pub fn far_empty_cells(
     let (w, h) = (f64::from(frame.0), f64::from(frame.1));
     let taken: Vec<(u8, u8)> = cards
         .iter()
-        .filter_map(|q| layout.cell_of(geometry::apply(to_table, geometry::centroid(q))))
+        .filter_map(|q| layout.cell_of(geometry::apply(to_table, geometry::centroid(*q))))
         .collect();
     let mut far = Vec::new();
     for row in 0..layout.rows {
@@ -78,14 +78,10 @@ pub fn far_empty_cells(
             }
         }
     }
-    if far.is_empty() {
-        return None;
-    }
-    let region = region_round(&far, (w, h))?;
-    let (iw, ih) = (input.0 as f64, input.1 as f64);
-    let scale_to_input = |r: &Rect| (iw / f64::from(r.width)).min(ih / f64::from(r.height));
-    let whole = (iw / w).min(ih / h);
-    (scale_to_input(&region) >= MIN_GAIN * whole).then(|| FarCells {
+    let region = region_round(&far, frame)?;
+    let scale_to_input = |w: f64, h: f64| (input.0 as f64 / w).min(input.1 as f64 / h);
+    let cropped = scale_to_input(f64::from(region.width), f64::from(region.height));
+    (cropped >= MIN_GAIN * scale_to_input(w, h)).then(|| FarCells {
         cells: far.iter().map(|f| f.cell).collect(),
         region,
     })
@@ -101,24 +97,11 @@ struct SeenCell {
 }
 
 /// The frame's pixels round `cells` and [`MARGIN_CELLS`] beyond; `None` when that is a sliver.
-fn region_round(cells: &[SeenCell], (w, h): (f64, f64)) -> Option<Rect> {
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    let mut largest = 0.0f64;
-    for c in cells {
-        largest = largest.max(c.size);
-        for p in &c.corners {
-            (x0, y0) = (x0.min(p[0]), y0.min(p[1]));
-            (x1, y1) = (x1.max(p[0]), y1.max(p[1]));
-        }
-    }
-    let margin = MARGIN_CELLS * largest;
-    let (x0, y0) = (
-        (x0 - margin).max(0.0).floor(),
-        (y0 - margin).max(0.0).floor(),
-    );
-    let (x1, y1) = ((x1 + margin).min(w).ceil(), (y1 + margin).min(h).ceil());
-    let (cw, ch) = (x1 - x0, y1 - y0);
-    (cw >= 8.0 && ch >= 8.0).then(|| Rect::new(x0 as i32, y0 as i32, cw as i32, ch as i32))
+fn region_round(cells: &[SeenCell], (width, height): (i32, i32)) -> Option<Rect> {
+    let largest = cells.iter().map(|c| c.size).fold(0.0, f64::max);
+    let corners = cells.iter().flat_map(|c| c.corners.iter());
+    let r = geometry::frame_pixels_around(corners, MARGIN_CELLS * largest, width, height)?;
+    (r.width >= 8 && r.height >= 8).then_some(r)
 }
 
 /// Cell (`col`, `row`)'s corners in the image; `None` where the frame puts part of it behind the
@@ -174,10 +157,11 @@ mod tests {
     fn no_closer_look_when_every_far_cell_holds_a_card_or_the_camera_is_overhead() {
         let layout = MatLayout::blitz(4);
         let to_image = geometry::invert(&tilted()).unwrap();
-        let all: Vec<[[f64; 2]; 4]> = (0..layout.rows)
+        let cells: Vec<[[f64; 2]; 4]> = (0..layout.rows)
             .flat_map(|r| (0..layout.cols).map(move |c| (c, r)))
             .filter_map(|(c, r)| cell_in_image(&to_image, c, r))
             .collect();
+        let all: Vec<&[[f64; 2]; 4]> = cells.iter().collect();
         assert_eq!(
             far_empty_cells(&tilted(), &layout, &all, (1280, 720), (448, 336), |_| 1.0),
             None

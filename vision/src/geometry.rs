@@ -52,6 +52,30 @@ pub fn invert(m: &H3) -> Option<H3> {
     ])
 }
 
+/// The smallest upright box holding `points`: [left, top, right, bottom]; `None` for no points.
+pub fn bounds<'a>(points: impl IntoIterator<Item = &'a [f64; 2]>) -> Option<[f64; 4]> {
+    points.into_iter().fold(None, |b, p| {
+        let [x0, y0, x1, y1] = b.unwrap_or([p[0], p[1], p[0], p[1]]);
+        Some([x0.min(p[0]), y0.min(p[1]), x1.max(p[0]), y1.max(p[1])])
+    })
+}
+
+/// The whole pixels of a `width` × `height` frame within `reach` of the box round `points`;
+/// `None` for no points or where that holds no pixel.
+pub fn frame_pixels_around<'a>(
+    points: impl IntoIterator<Item = &'a [f64; 2]>,
+    reach: f64,
+    width: i32,
+    height: i32,
+) -> Option<opencv::core::Rect> {
+    let [x0, y0, x1, y1] = bounds(points)?;
+    let (x0, y0) = ((x0 - reach).max(0.0).floor(), (y0 - reach).max(0.0).floor());
+    let x1 = (x1 + reach).min(f64::from(width)).ceil();
+    let y1 = (y1 + reach).min(f64::from(height)).ceil();
+    (x1 > x0 && y1 > y0)
+        .then(|| opencv::core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32))
+}
+
 pub fn scale_translate(s: f64, tx: f64, ty: f64) -> H3 {
     [[s, 0.0, tx], [0.0, s, ty], [0.0, 0.0, 1.0]]
 }

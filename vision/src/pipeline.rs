@@ -131,12 +131,6 @@ pub(crate) struct Found {
 /// Around the named cards, a card's length and a half beyond them on every side (a row or
 /// column the frame holes missed lies within it), when that is less than most of the frame.
 fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<opencv::core::Rect> {
-    let points = named.iter().flat_map(|q| q.iter());
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for p in points {
-        (x0, y0) = (x0.min(p[0]), y0.min(p[1]));
-        (x1, y1) = (x1.max(p[0]), y1.max(p[1]));
-    }
     let longest_side = named
         .iter()
         .flat_map(|q| (0..4).map(|k| crate::detect::dist(q[k], q[(k + 1) % 4])))
@@ -144,19 +138,10 @@ fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<ope
     if longest_side <= 0.0 {
         return None;
     }
-    let reach = 1.5 * longest_side;
+    let points = named.iter().flat_map(|q| q.iter());
+    let r = geometry::frame_pixels_around(points, 1.5 * longest_side, width, height)?;
     let (w, h) = (f64::from(width), f64::from(height));
-    let (x0, y0) = ((x0 - reach).max(0.0).floor(), (y0 - reach).max(0.0).floor());
-    let (x1, y1) = ((x1 + reach).min(w).ceil(), (y1 + reach).min(h).ceil());
-    if (x1 - x0) * (y1 - y0) > CARDS_REGION_MAX_SHARE * w * h {
-        return None;
-    }
-    Some(opencv::core::Rect::new(
-        x0 as i32,
-        y0 as i32,
-        (x1 - x0) as i32,
-        (y1 - y0) as i32,
-    ))
+    (f64::from(r.width) * f64::from(r.height) <= CARDS_REGION_MAX_SHARE * w * h).then_some(r)
 }
 
 /// The learned detector's outlines that `unclaimed` keeps, in frame pixels. It looks only at
@@ -407,10 +392,9 @@ impl Scanner {
                 let seen = |q: &[[f64; 2]; 4]| {
                     detector.last_card_peak_in(&q.map(|p| [p[0] - ox, p[1] - oy]))
                 };
-                let cards: Vec<[[f64; 2]; 4]> = named.iter().map(|&&q| q).collect();
                 let frame = (image.cols(), image.rows());
                 let input = detector.input_size();
-                match far_cells::far_empty_cells(to_table, layout, &cards, frame, input, seen) {
+                match far_cells::far_empty_cells(to_table, layout, &named, frame, input, seen) {
                     Some(far) => (Some(far.region), Some((far.cells, to_table, layout))),
                     None => return Ok(LearnedPass::default()),
                 }

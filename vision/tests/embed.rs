@@ -382,6 +382,17 @@ fn card_detector() -> vision::detector::CardDetector {
     )
 }
 
+/// How `scanner` reads a fixture of two boards from seed `first_seed` on.
+fn two_boards_read(
+    scanner: &vision::Scanner,
+    dir: &std::path::Path,
+    first_seed: u64,
+) -> vision::eval::Summary {
+    let outcomes = vision::eval::run_dir(scanner, dir, None, |_, _| {}).expect("fixture reads");
+    assert_eq!(outcomes.len(), 2);
+    vision::eval::summarise(&outcomes, first_seed)
+}
+
 /// Two tuning boards from the second compositor (models/detect/export_boards.py, seeds 612028 and
 /// 612075): a side camera with the far row half under an arm, whose grid the visible cards put a
 /// column off, and an end camera at 44° whose far card's frame is too soft to find. The learned
@@ -397,15 +408,9 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
         .expect("two scanners")
         .with_card_detector(Some(card_detector()));
     let frame_only = scanners.pop().expect("two scanners");
-    let read = |scanner: &vision::Scanner| {
-        let outcomes =
-            vision::eval::run_dir(scanner, &dir, None, |_, _| {}).expect("fixture reads");
-        assert_eq!(outcomes.len(), 2);
-        vision::eval::summarise(&outcomes, 612028)
-    };
-    let before = read(&frame_only);
+    let before = two_boards_read(&frame_only, &dir, 612028);
     assert_eq!(before.whole_board_exact, 0.0, "{before:#?}");
-    let after = read(&with_learned);
+    let after = two_boards_read(&with_learned, &dir, 612028);
     assert_eq!(after.whole_board_exact, 1.0, "{after:#?}");
     assert_eq!(after.wrong_confident_rate, 0.0);
 }
@@ -430,16 +435,10 @@ fn a_closer_look_at_the_far_empty_cells_finds_the_cards_there() {
         .expect("two scanners")
         .with_card_detector(Some(card_detector()));
     whole_frame_only.options.look_closer_at_far_cells = false;
-    let read = |scanner: &vision::Scanner| {
-        let outcomes =
-            vision::eval::run_dir(scanner, &dir, None, |_, _| {}).expect("fixture reads");
-        assert_eq!(outcomes.len(), 2);
-        vision::eval::summarise(&outcomes, 612013)
-    };
-    let before = read(&whole_frame_only);
+    let before = two_boards_read(&whole_frame_only, &dir, 612013);
     assert_eq!(before.whole_board_exact, 0.0, "{before:#?}");
     assert!(before.missed_rate > 0.0, "{before:#?}");
-    let after = read(&closer);
+    let after = two_boards_read(&closer, &dir, 612013);
     assert_eq!(after.whole_board_exact, 1.0, "{after:#?}");
     assert_eq!(after.wrong_confident_rate, 0.0);
     assert_eq!(after.phantoms, 0);

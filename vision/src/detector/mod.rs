@@ -378,12 +378,9 @@ impl CardDetector {
             return 0.0;
         }
         let q = quad.map(|p| [p[0] / self.last_to_image, p[1] / self.last_to_image]);
-        let (x0, x1) = q
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p[0]), b.max(p[0])));
-        let (y0, y1) = q
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p[1]), b.max(p[1])));
+        let Some([x0, y0, x1, y1]) = crate::geometry::bounds(&q) else {
+            return 0.0;
+        };
         let xs = (x0.floor().max(0.0) as usize)..(x1.ceil().min(ow as f64).max(0.0) as usize);
         let ys = (y0.floor().max(0.0) as usize)..(y1.ceil().min(oh as f64).max(0.0) as usize);
         let mut peak = 0.0f32;
