@@ -418,6 +418,15 @@ pub enum Command {
         /// The sibling model, for `--siblings`.
         #[arg(long, default_value = vision::siblings::DEFAULT_MODEL)]
         sibling_model: PathBuf,
+        /// Where the identifier abstains between near prints, let the pair verifier (the card
+        /// and each near print side by side) name one, instead of the sibling model (an
+        /// experiment: a point more of the held-out cards, none of the pips, at several times the
+        /// naming time; see models/identify/README.md).
+        #[arg(long)]
+        pairs: bool,
+        /// The pair verifier's model, for `--pairs`.
+        #[arg(long, default_value = vision::pairs::DEFAULT_MODEL)]
+        pair_model: PathBuf,
         /// Which enrolled decks each scene's cards are named among: every deck of the set at once,
         /// or only those on the scene's table (cards of them left unenrolled stay unknown).
         #[arg(long, value_enum, default_value = "all")]
@@ -579,6 +588,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             mend_sides,
             siblings,
             sibling_model,
+            pairs,
+            pair_model,
             enrolled,
             model_min_cosine,
             model_min_gap,
@@ -610,6 +621,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 std::iter::empty(),
             )?;
             learned.thresholds = model_thresholds(model_min_cosine, model_min_gap);
+            if pairs {
+                learned.pairs = Some(vision::pairs::PairVerifier::load(crate::paths::shipped(
+                    &pair_model,
+                ))?);
+            }
             if siblings {
                 learned.siblings = Some(vision::siblings::Siblings::load(crate::paths::shipped(
                     &sibling_model,

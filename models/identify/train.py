@@ -192,6 +192,20 @@ def embed_all(model, x, batch=512):
     return e / np.linalg.norm(e, axis=1, keepdims=True)
 
 
+def write_tflite(serve, path):
+    """Freezes `serve` (a tf.function with its input signature) into a float32 TFLite file at `path`;
+    returns its size in bytes and the TFLite interpreter loaded from it (for agreement fixtures)."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    frozen = convert_variables_to_constants_v2(serve.get_concrete_function())
+    tflite = tf.lite.TFLiteConverter.from_concrete_functions([frozen]).convert()
+    with open(path, "wb") as f:
+        f.write(tflite)
+    interp = tf.lite.Interpreter(model_path=path)
+    interp.allocate_tensors()
+    return len(tflite), interp
+
+
 def main():
     global H, W
     ap = argparse.ArgumentParser()
@@ -352,20 +366,11 @@ def main():
 
     # Freeze the weights into constants first, so the converter folds batch-norm into the convolutions
     # and the file carries its weights (not resource variables tract cannot read).
-    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
-
-    frozen = convert_variables_to_constants_v2(serve.get_concrete_function())
-    converter = tf.lite.TFLiteConverter.from_concrete_functions([frozen])
-    tflite = converter.convert()
     tflite_path = os.path.join(args.out, f"{args.name}.tflite")
     prefix = "" if args.name == "card_embed" else f"{args.name}-"
-    with open(tflite_path, "wb") as f:
-        f.write(tflite)
-    metrics["tflite_bytes"] = len(tflite)
+    metrics["tflite_bytes"], interp = write_tflite(serve, tflite_path)
 
     # Agreement fixtures: two val crops, one clean face, one seeded noise image, through the interpreter.
-    interp = tf.lite.Interpreter(model_path=tflite_path)
-    interp.allocate_tensors()
     inp, outp = interp.get_input_details()[0], interp.get_output_details()[0]
     noise = np.random.default_rng(SEED).integers(0, 256, (H, W, 3), dtype=np.uint8)
     fixtures = [("val crop 0", val_x[0]), ("val crop 1", val_x[1]), ("face " + face_ids[0], faces[0]), ("noise", noise)]
@@ -385,7 +390,7 @@ def main():
         json.dump({"input_shape": [1, H, W, 3], "input_scale": "bgr_u8 / 255", "cases": cases}, f)
     with open(os.path.join(args.out, f"{prefix}metrics.json"), "w") as f:
         json.dump(metrics, f, indent=1, ensure_ascii=False)
-    print(f"wrote {tflite_path} ({len(tflite)} bytes), {prefix}agreement.json, {prefix}metrics.json", flush=True)
+    print(f"wrote {tflite_path} ({metrics['tflite_bytes']} bytes), {prefix}agreement.json, {prefix}metrics.json", flush=True)
 
 
 if __name__ == "__main__":

@@ -121,6 +121,9 @@ pub struct Learned {
     /// The sibling model, to tell apart prints of one design that differ in a count or a number
     /// where the model abstains between them (cards of any design only).
     pub siblings: Option<crate::siblings::Siblings>,
+    /// The pair verifier, to tell such prints apart by looking at the card and each print side by
+    /// side (used instead of the sibling model where loaded).
+    pub pairs: Option<crate::pairs::PairVerifier>,
 }
 
 impl Learned {
@@ -137,6 +140,7 @@ impl Learned {
             thresholds: ModelThresholds::default(),
             prints: Default::default(),
             siblings: None,
+            pairs: None,
         })
     }
 
@@ -158,6 +162,7 @@ impl Learned {
             thresholds: ModelThresholds::default(),
             prints: Default::default(),
             siblings: None,
+            pairs: None,
         })
     }
 

@@ -36,6 +36,59 @@ fn the_sibling_model_takes_twice_the_crop_and_agrees_with_python_to_1e_4() {
     );
 }
 
+#[derive(serde::Deserialize)]
+struct PairAgreement {
+    input_shape: Vec<usize>,
+    cases: Vec<PairCase>,
+}
+
+#[derive(serde::Deserialize)]
+struct PairCase {
+    name: String,
+    /// Height × width × 6: the seen crop's BGR, then the print's, for each pixel.
+    bgr_u8: Vec<u8>,
+    logit: f32,
+}
+
+/// The pair verifier's fixtures were written by `models/identify/train_pairs.py` from
+/// `tf.lite.Interpreter` outputs; a crop with its own face must be likelier the same card than
+/// with a sibling's.
+#[test]
+fn the_pair_verifier_agrees_with_python_to_1e_3() {
+    use vision::pairs::{PairVerifier, CROP_H, CROP_W};
+    let verifier = PairVerifier::load(model_dir().join("card_pairs.tflite")).expect("loads");
+    let text = std::fs::read_to_string(model_dir().join("card_pairs-agreement.json"))
+        .expect("card_pairs-agreement.json");
+    let agreement: PairAgreement = serde_json::from_str(&text).expect("agreement parses");
+    assert_eq!(
+        agreement.input_shape,
+        [1, CROP_H as usize, CROP_W as usize, 6]
+    );
+    assert!(agreement.cases.len() >= 3, "too few agreement cases");
+    let mut logits = Vec::new();
+    for case in &agreement.cases {
+        let (mut seen, mut print) = (Vec::new(), Vec::new());
+        for pixel in case.bgr_u8.chunks_exact(6) {
+            seen.extend(pixel[..3].iter().map(|&b| b as f32 / 255.0));
+            print.extend(pixel[3..].iter().map(|&b| b as f32 / 255.0));
+        }
+        let logit = verifier.same_logit(&seen, &print).expect("runs");
+        assert!(
+            (logit - case.logit).abs() <= 1e-3 * case.logit.abs().max(1.0),
+            "{}: tract {logit} vs python {}",
+            case.name,
+            case.logit
+        );
+        logits.push(logit);
+    }
+    assert!(
+        logits[0] > logits[1],
+        "own face {} vs a sibling's {}",
+        logits[0],
+        logits[1]
+    );
+}
+
 /// `model` (in models/identify) takes crops of `crop_size` and gives, through tract, the outputs
 /// the Python interpreter wrote in `agreement`.
 fn agrees_with_python(model: &str, agreement: &str, crop_size: (i32, i32)) {

@@ -271,6 +271,7 @@ struct AllEnrolled {
     enrolment: crate::embed::Enrolment,
     prints: crate::lookalike::Prints,
     siblings: Option<crate::embed::Enrolment>,
+    pairs: Option<crate::pairs::PairPrints>,
 }
 
 impl AllEnrolled {
@@ -279,6 +280,7 @@ impl AllEnrolled {
             enrolment: learned.enrolment.clone(),
             prints: learned.prints.clone(),
             siblings: learned.siblings.as_ref().map(|s| s.enrolment.clone()),
+            pairs: learned.pairs.as_ref().map(|p| p.prints.clone()),
         }
     }
 
@@ -293,6 +295,10 @@ impl AllEnrolled {
         if let (Some(siblings), Some(all)) = (&mut learned.siblings, &self.siblings) {
             siblings.enrolment = all.clone();
             siblings.enrolment.retain(on_table);
+        }
+        if let (Some(pairs), Some(all)) = (&mut learned.pairs, &self.pairs) {
+            pairs.prints = all.clone();
+            pairs.prints.retain(on_table);
         }
     }
 }
@@ -328,6 +334,9 @@ pub fn evaluate(
                 learned.enrolment.enrol(&e.id, enrolled.embedding);
                 if let (Some(siblings), Some(v)) = (&mut learned.siblings, enrolled.sibling) {
                     siblings.enrolment.enrol(&e.id, v);
+                }
+                if let Some(pairs) = &mut learned.pairs {
+                    pairs.prints.enrol(&e.id, &photo, &enrolled.corners)?;
                 }
                 if ink || lookalikes {
                     let patch = crate::lookalike::Patch::cut(&photo, &enrolled.corners)?;

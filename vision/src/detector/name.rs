@@ -145,7 +145,11 @@ pub fn name_card(
     let mut siblings = None;
     if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
         let told = tell_siblings_apart(learned, image, &corners, embedding)?;
-        if let Some((seen, turned_corners)) = told.as_ref().filter(|(s, _)| sibling_names(s)) {
+        let names = |s: &Seen| match learned.pairs {
+            Some(_) => pair_names(s),
+            None => sibling_names(s),
+        };
+        if let Some((seen, turned_corners)) = told.as_ref().filter(|(s, _)| names(s)) {
             corners = *turned_corners;
             verdict = Verdict {
                 card: Some(seen.0.clone()),
@@ -219,6 +223,16 @@ fn sibling_names(seen: &Seen) -> bool {
     seen.1 >= SIBLING_MIN_COSINE && seen.2 >= SIBLING_MIN_GAP
 }
 
+/// The pair verifier names its likeliest candidate when it is at least this likely the card seen
+/// and leads the next candidate by this much in probability (the loosest pair naming none wrong and
+/// no unknown card on the two tuning sets, seeds 800000–800199 and 810000–810199).
+const PAIR_MIN_PROBABILITY: f32 = 0.99;
+const PAIR_MIN_LEAD: f32 = 0.2;
+
+fn pair_names(seen: &Seen) -> bool {
+    seen.1 >= PAIR_MIN_PROBABILITY && seen.2 >= PAIR_MIN_LEAD
+}
+
 /// What the sibling model sees among the prints nearest the crop (`embedding`, the model's, at
 /// `corners`), at that turn or the card turned half round, with the corners of the turn it chose;
 /// `None` without a sibling model or near prints to tell apart.
@@ -228,9 +242,6 @@ fn tell_siblings_apart(
     corners: &Corners,
     embedding: &[f32],
 ) -> Result<Option<(Seen, Corners)>, VisionError> {
-    let Some(siblings) = &learned.siblings else {
-        return Ok(None);
-    };
     let candidates = near_prints(
         learned,
         embedding,
@@ -240,7 +251,11 @@ fn tell_siblings_apart(
         0,
     );
     let turns = [*corners, turned(corners, 2)];
-    let ranked = siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?;
+    let ranked = match (&learned.pairs, &learned.siblings) {
+        (Some(pairs), _) => pairs.rank(image, &turns.map(|t| px(&t)), &candidates)?,
+        (None, Some(siblings)) => siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?,
+        (None, None) => return Ok(None),
+    };
     Ok(ranked.map(|(seen, i)| (seen, turns[i])))
 }
 
