@@ -208,8 +208,9 @@ pub struct Decision {
     /// card's, and how far the model's cosine to it lies behind its nearest print's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ink: Option<(String, f64, f64, f32)>,
-    /// Where the model abstained between near prints: whether the sibling model's nearest was
-    /// right, its cosine and its lead over the other candidates.
+    /// Where the model abstained between near prints: whether the pair verifier's likeliest (its
+    /// probability and lead in probability) or else the sibling model's nearest (its cosine and
+    /// lead) was right.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub siblings: Option<(bool, f32, f32)>,
 }

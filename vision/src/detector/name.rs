@@ -233,15 +233,18 @@ fn pair_names(seen: &Seen) -> bool {
     seen.1 >= PAIR_MIN_PROBABILITY && seen.2 >= PAIR_MIN_LEAD
 }
 
-/// What the sibling model sees among the prints nearest the crop (`embedding`, the model's, at
-/// `corners`), at that turn or the card turned half round, with the corners of the turn it chose;
-/// `None` without a sibling model or near prints to tell apart.
+/// What the pair verifier (or else the sibling model) sees among the prints nearest the crop
+/// (`embedding`, the model's, at `corners`), at that turn or the card turned half round, with the
+/// corners of the turn it chose; `None` without either or near prints to tell apart.
 fn tell_siblings_apart(
     learned: &Learned,
     image: &Mat,
     corners: &Corners,
     embedding: &[f32],
 ) -> Result<Option<(Seen, Corners)>, VisionError> {
+    if learned.pairs.is_none() && learned.siblings.is_none() {
+        return Ok(None);
+    }
     let candidates = near_prints(
         learned,
         embedding,
@@ -254,7 +257,7 @@ fn tell_siblings_apart(
     let ranked = match (&learned.pairs, &learned.siblings) {
         (Some(pairs), _) => pairs.rank(image, &turns.map(|t| px(&t)), &candidates)?,
         (None, Some(siblings)) => siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?,
-        (None, None) => return Ok(None),
+        (None, None) => None,
     };
     Ok(ranked.map(|(seen, i)| (seen, turns[i])))
 }
