@@ -58,6 +58,13 @@ def load(directory, name):
     return score.load(directory, name, H, W)
 
 
+def conv_bn_relu(x, channels, kernel=3):
+    """A convolution without bias, batch norm and ReLU: the block both trainers build with."""
+    x = layers.Conv2D(channels, kernel, padding="same", use_bias=False)(x)
+    x = layers.BatchNormalization()(x)
+    return layers.ReLU()(x)
+
+
 def build_model():
     inp = keras.Input((H, W, 3), name="crop_bgr01")
     x = inp
@@ -66,14 +73,8 @@ def build_model():
     # A larger crop (`--size`) is first pooled by a block of its own, so the flatten stays 7x5.
     blocks = (16, 24, 48, 96) if H > 56 else (24, 48, 96)
     for channels in blocks:
-        x = layers.Conv2D(channels, 3, padding="same", use_bias=False)(x)
-        x = layers.BatchNormalization()(x)
-        x = layers.ReLU()(x)
-        x = layers.MaxPooling2D(2)(x)
-    x = layers.Conv2D(64, 3, padding="same", use_bias=False)(x)
-    x = layers.BatchNormalization()(x)
-    x = layers.ReLU()(x)
-    x = layers.Flatten()(x)
+        x = layers.MaxPooling2D(2)(conv_bn_relu(x, channels))
+    x = layers.Flatten()(conv_bn_relu(x, 64))
     out = layers.Dense(EMBED_DIM, name="embedding")(x)
     return keras.Model(inp, out, name="card_embed")
 

@@ -69,6 +69,38 @@ def standardised(x):
     return centred * tf.math.rsqrt(var + 1e-3)
 
 
+NEAR_PRINTS = 12
+
+
+def nearest_other_designs(crops, crop_ids, faces, face_ids):
+    """For each crop, the indices of the NEAR_PRINTS faces of other designs nearest it by the
+    shipped identifier's embedding (card_embed.tflite, 40x56)."""
+    interp = tf.lite.Interpreter(model_path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_embed.tflite"))
+    interp.allocate_tensors()
+    inp, outp = interp.get_input_details()[0], interp.get_output_details()[0]
+    eh, ew = inp["shape"][1], inp["shape"][2]
+
+    def embed(images):
+        out = []
+        for im in images:
+            small = cv2.resize(im, (ew, eh), interpolation=cv2.INTER_AREA)
+            interp.set_tensor(inp["index"], small[None].astype(np.float32) / 255.0)
+            interp.invoke()
+            v = interp.get_tensor(outp["index"])[0].copy()
+            out.append(v / max(np.linalg.norm(v), 1e-9))
+        return np.stack(out)
+
+    face_vecs, crop_vecs = embed(faces), embed(crops)
+    face_designs = np.array([design_of(c) for c in face_ids])
+    near = []
+    for start in range(0, len(crops), 1024):
+        cos = crop_vecs[start : start + 1024] @ face_vecs.T
+        for row, cid in zip(cos, crop_ids[start : start + 1024]):
+            row[face_designs == design_of(cid)] = -2.0
+            near.append(np.argpartition(-row, NEAR_PRINTS)[:NEAR_PRINTS])
+    return near
+
+
 def build_model():
     inp = keras.Input((H, W, 6), name="seen_and_print_bgr01")
     seen = layers.Lambda(lambda t: t[..., :3])(inp)
@@ -89,17 +121,10 @@ def build_model():
     a, b = tower(norm(seen)), tower(norm(printed))
     diff = layers.Lambda(lambda t: tf.abs(t[0] - t[1]))([a, b])
     x = layers.Concatenate()([a, b, diff])
-    x = layers.Conv2D(32, 1, use_bias=False)(x)
-    x = layers.BatchNormalization()(x)
-    x = layers.ReLU()(x)
+    x = T.conv_bn_relu(x, 32, kernel=1)
     for channels in (48, 64):
-        x = layers.Conv2D(channels, 3, padding="same", use_bias=False)(x)
-        x = layers.BatchNormalization()(x)
-        x = layers.ReLU()(x)
-        x = layers.MaxPooling2D(2)(x)
-    x = layers.Conv2D(96, 3, padding="same", use_bias=False)(x)
-    x = layers.BatchNormalization()(x)
-    x = layers.ReLU()(x)
+        x = layers.MaxPooling2D(2)(T.conv_bn_relu(x, channels))
+    x = T.conv_bn_relu(x, 96)
     # A difference anywhere tells the cards apart (the strongest spot), the mean how alike they are.
     pooled = layers.Concatenate()(
         [layers.GlobalMaxPooling2D()(x), layers.Flatten()(layers.Lambda(image_mean)(x))]
@@ -117,6 +142,9 @@ def main():
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--weights", help="export these trained weights (card_pairs.weights.h5) without training")
+    ap.add_argument("--embedding-near", type=float, default=0.0,
+                    help="share of pairs whose print is a card of another design among the identifier's "
+                         "nearest to the crop (card_embed.tflite), taken from the sibling share")
     ap.add_argument("--corner-jitter", type=float, default=0.04,
                     help="move the seen crop's corners independently by up to this share of its size")
     args = ap.parse_args()
@@ -146,6 +174,7 @@ def main():
         designs_of_family.setdefault(family_of(design), []).append(design)
     print(f"{len(face_ids)} cards, {len(train_x)} train crops, {len(val_x)} val crops", flush=True)
 
+    near_other_design = nearest_other_designs(train_x, train_ids, faces, face_ids) if args.embedding_near else None
     model = build_model()
     schedule = keras.optimizers.schedules.CosineDecay(1.5e-3, args.steps, alpha=0.05)
     opt = keras.optimizers.Adam(schedule)
@@ -171,10 +200,16 @@ def main():
         seen, printed, y = [], [], []
         for _ in range(args.batch):
             card = cards[int(rng.integers(len(cards)))]
-            seen.append(train_x[rng.choice(crops_of[card])])
+            crop = rng.choice(crops_of[card])
+            seen.append(train_x[crop])
             roll = rng.random()
             if roll < 0.5:
                 other, label = card, 1.0
+            elif roll < 0.5 + args.embedding_near:
+                # A card of another design among the identifier's nearest to this crop: the
+                # candidates the verifier is shown at run time.
+                near = near_other_design[crop]
+                other, label = face_ids[near[int(rng.integers(len(near)))]], 0.0
             elif roll < 0.8 and len(siblings[design_of(card)]) > 1:
                 kin = [c for c in siblings[design_of(card)] if c != card]
                 other, label = kin[int(rng.integers(len(kin)))], 0.0
