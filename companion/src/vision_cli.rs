@@ -420,7 +420,7 @@ pub enum Command {
         sibling_model: PathBuf,
         /// Where the identifier abstains between near prints, let the pair verifier (the card
         /// and each near print side by side) name one, instead of the sibling model (an
-        /// experiment: a point more of the held-out cards, none of the pips, at several times the
+        /// experiment: under a point more of the held-out cards, hardly any pips, at several times the
         /// naming time; see models/identify/README.md).
         #[arg(long)]
         pairs: bool,

@@ -12,7 +12,7 @@ tuning or evaluation family:
     python3 models/detect/export_crops.py --size 64x88 --camera upright --out /tmp/pairs/designs/val --seed 290000 --scenes 100
     python3 models/detect/export_crops.py --size 64x88 --camera upright --families counts --out /tmp/pairs/counts/train --seed 240000 --scenes 800
     python3 models/detect/export_crops.py --size 64x88 --camera upright --families counts --out /tmp/pairs/counts/val --seed 295000 --scenes 60
-    python3 models/identify/train_pairs.py --data /tmp/pairs/designs --data /tmp/pairs/counts --out models/identify
+    python3 models/identify/train_pairs.py --data /tmp/pairs/designs --data /tmp/pairs/counts --out models/identify --steps 2000 --embedding-near 0.15
 
 Writes card_pairs.tflite (float32, batch 1, input [1,88,64,6]: the seen crop's BGR / 255 in channels
 0-2, the print's in 3-5; output [1,1], the logit of "same card"), card_pairs-agreement.json (fixed
@@ -288,6 +288,7 @@ def main():
         "steps": args.steps,
         "batch": args.batch,
         "corner_jitter": args.corner_jitter,
+        "embedding_near": args.embedding_near,
         "train_seconds": round(train_s, 1),
         "train_crops": int(len(train_x)),
         "val_crops": int(len(val_x)),

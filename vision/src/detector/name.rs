@@ -226,8 +226,8 @@ fn sibling_names(seen: &Seen) -> bool {
 /// The pair verifier names its likeliest candidate when it is at least this likely the card seen
 /// and leads the next candidate by this much in probability (the loosest pair naming none wrong and
 /// no unknown card on the two tuning sets, seeds 800000–800199 and 810000–810199).
-const PAIR_MIN_PROBABILITY: f32 = 0.99;
-const PAIR_MIN_LEAD: f32 = 0.2;
+const PAIR_MIN_PROBABILITY: f32 = 0.995;
+const PAIR_MIN_LEAD: f32 = 0.1;
 
 fn pair_names(seen: &Seen) -> bool {
     seen.1 >= PAIR_MIN_PROBABILITY && seen.2 >= PAIR_MIN_LEAD
