@@ -75,20 +75,10 @@ NEAR_PRINTS = 12
 def nearest_other_designs(crops, crop_ids, faces, face_ids):
     """For each crop, the indices of the NEAR_PRINTS faces of other designs nearest it by the
     shipped identifier's embedding (card_embed.tflite, 40x56)."""
-    interp = tf.lite.Interpreter(model_path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_embed.tflite"))
-    interp.allocate_tensors()
-    inp, outp = interp.get_input_details()[0], interp.get_output_details()[0]
-    eh, ew = inp["shape"][1], inp["shape"][2]
+    embed_batch, eh, ew = T.score.embedder(os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_embed.tflite"))
 
     def embed(images):
-        out = []
-        for im in images:
-            small = cv2.resize(im, (ew, eh), interpolation=cv2.INTER_AREA)
-            interp.set_tensor(inp["index"], small[None].astype(np.float32) / 255.0)
-            interp.invoke()
-            v = interp.get_tensor(outp["index"])[0].copy()
-            out.append(v / max(np.linalg.norm(v), 1e-9))
-        return np.stack(out)
+        return embed_batch([cv2.resize(im, (ew, eh), interpolation=cv2.INTER_AREA) for im in images])
 
     face_vecs, crop_vecs = embed(faces), embed(crops)
     face_designs = np.array([design_of(c) for c in face_ids])

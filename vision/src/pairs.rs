@@ -49,10 +49,6 @@ impl PairPrints {
     pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
         self.0.retain(|card, _| keep(card));
     }
-
-    pub fn contains(&self, card: &str) -> bool {
-        self.0.contains_key(card)
-    }
 }
 
 /// What the verifier saw among the candidates: the likeliest card, its probability of being the
@@ -90,11 +86,7 @@ impl PairVerifier {
                 crop.typ()
             )));
         }
-        let crop = if crop.is_continuous() {
-            crop
-        } else {
-            crop.try_clone()?
-        };
+        // A fresh resize: continuous, so its bytes are the rows one after another.
         Ok(crop
             .data_bytes()?
             .iter()

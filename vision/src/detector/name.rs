@@ -145,18 +145,14 @@ pub fn name_card(
     let mut siblings = None;
     if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
         let told = tell_siblings_apart(learned, image, &corners, embedding)?;
-        let names = |s: &Seen| match learned.pairs {
-            Some(_) => pair_names(s),
-            None => sibling_names(s),
-        };
-        if let Some((seen, turned_corners)) = told.as_ref().filter(|(s, _)| names(s)) {
+        if let Some((seen, turned_corners, _)) = told.as_ref().filter(|(_, _, names)| *names) {
             corners = *turned_corners;
             verdict = Verdict {
                 card: Some(seen.0.clone()),
                 confidence: crate::identifier::model_confidence(seen.2),
             };
         }
-        siblings = told.map(|(seen, _)| seen);
+        siblings = told.map(|(seen, _, _)| seen);
     }
     let mut sides_mended = None;
     let misplaced = nearest
@@ -235,31 +231,35 @@ fn pair_names(seen: &Seen) -> bool {
 
 /// What the pair verifier (or else the sibling model) sees among the prints nearest the crop
 /// (`embedding`, the model's, at `corners`), at that turn or the card turned half round, with the
-/// corners of the turn it chose; `None` without either or near prints to tell apart.
+/// corners of the turn it chose and whether that model's rule names it; `None` without either or
+/// near prints to tell apart.
 fn tell_siblings_apart(
     learned: &Learned,
     image: &Mat,
     corners: &Corners,
     embedding: &[f32],
-) -> Result<Option<(Seen, Corners)>, VisionError> {
-    if learned.pairs.is_none() && learned.siblings.is_none() {
-        return Ok(None);
-    }
-    let candidates = near_prints(
-        learned,
-        embedding,
-        SIBLING_CANDIDATES,
-        SIBLING_MIN_NEAREST,
-        SIBLING_WITHIN,
-        0,
-    );
-    let turns = [*corners, turned(corners, 2)];
-    let ranked = match (&learned.pairs, &learned.siblings) {
-        (Some(pairs), _) => pairs.rank(image, &turns.map(|t| px(&t)), &candidates)?,
-        (None, Some(siblings)) => siblings.rank(image, &turns.map(|t| px(&t)), &candidates)?,
-        (None, None) => None,
+) -> Result<Option<(Seen, Corners, bool)>, VisionError> {
+    let candidates = || {
+        near_prints(
+            learned,
+            embedding,
+            SIBLING_CANDIDATES,
+            SIBLING_MIN_NEAREST,
+            SIBLING_WITHIN,
+            0,
+        )
     };
-    Ok(ranked.map(|(seen, i)| (seen, turns[i])))
+    let turns = [*corners, turned(corners, 2)];
+    let at = turns.map(|t| px(&t));
+    let (ranked, names): (_, fn(&Seen) -> bool) = match (&learned.pairs, &learned.siblings) {
+        (Some(pairs), _) => (pairs.rank(image, &at, &candidates())?, pair_names),
+        (None, Some(siblings)) => (siblings.rank(image, &at, &candidates())?, sibling_names),
+        (None, None) => return Ok(None),
+    };
+    Ok(ranked.map(|(seen, i)| {
+        let named = names(&seen);
+        (seen, turns[i], named)
+    }))
 }
 
 /// A card named only once one side of its quad is moved ([`super::reshape`]) must be nearer its
