@@ -5,7 +5,7 @@
 //! and, with every tenth card (from the first; the evaluation leaves out others) left out of the
 //! references, how many quads on those unknown cards they name.
 //!
-//! `cargo run --release -p vision --example tune_model -- [FIRST COUNT]`
+//! `cargo run --release -p vision --example tune_model -- [FIRST COUNT [any]]`
 
 use std::collections::HashSet;
 use vision::geometry::point_in_convex;
@@ -17,6 +17,8 @@ struct Quad {
     /// The truth card under the quad's centre, if any, and whether it is visible (not covered).
     truth: Option<(String, bool)>,
     hash: Option<String>,
+    /// The classical matcher's confidence in `hash` (0–1).
+    hash_confidence: f32,
     model: Assessment,
 }
 
@@ -39,6 +41,7 @@ fn quads_of(
         quads.push(Quad {
             truth: truth.map(|t| (t.card.clone(), !t.covered)),
             hash: o.card.clone(),
+            hash_confidence: o.confidence,
             model: learned.assess(&scene.image, &o.corners)?,
         });
     }
@@ -49,6 +52,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let first: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
     let count: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1500);
+    // `any`: the camera anywhere round the table (eval-vision's `--camera any`).
+    let scene_options = vision::scene::SceneOptions {
+        placements: match args.get(3).map(String::as_str) {
+            Some("any") => vision::scene::Placement::ANY.to_vec(),
+            _ => Vec::new(),
+        },
+        ..Default::default()
+    };
     let catalogue = blitz::catalogue::Catalogue::demo();
     let faces = vision::distinct::blitz_faces(&catalogue.cards)?;
     let model = std::path::Path::new("models/identify/card_embed.tflite");
@@ -73,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut strangers = Vec::new();
     let mut visible = 0usize;
     for seed in first..first + count {
-        let scene = renderer.render(seed, &Default::default())?;
+        let scene = renderer.render(seed, &scene_options)?;
         visible += scene.truth.cards.iter().filter(|t| !t.covered).count();
         quads.extend(quads_of(&scene, &scanner, &learned)?);
         strangers.extend(
@@ -172,10 +183,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             let fused = |q: &Quad| {
                 let hash = Verdict {
-                    confidence: if q.hash.is_some() { 1.0 } else { 0.0 },
+                    confidence: q.hash_confidence,
                     card: q.hash.clone(),
                 };
-                fuse(hash, &q.model, &t).card
+                // Observations carry no classical score, so the lead clause (chosen on the
+                // second compositor's boards with eval-vision) never fires here.
+                fuse(hash, 0.0, &q.model, &t).card
             };
             let count = |f: &dyn Fn(&Quad) -> bool| quads.iter().filter(|q| f(q)).count();
             let named = |f: &dyn Fn(&Quad) -> Option<String>| {

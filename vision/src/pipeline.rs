@@ -535,7 +535,7 @@ impl Scanner {
                 }
                 model_sure = learned.names(&seen);
                 if matches!(self.identifier, Identifier::Fused(_)) {
-                    fuse(hash, &seen, &learned.thresholds)
+                    fuse(hash, m.score, &seen, &learned.thresholds)
                 } else {
                     learned.verdict(&seen)
                 }

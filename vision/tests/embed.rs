@@ -497,6 +497,56 @@ fn a_closer_look_at_the_far_empty_cells_finds_the_cards_there() {
     assert_eq!(after.phantoms, 0);
 }
 
+/// Two tuning boards from the second compositor (seeds 613047 and 613191: end cameras at 46°, on
+/// checked cloth and gravel) where one far card's classical match is clear (score 0.64–0.74) and
+/// the model's nearest is the same card with a clear lead (0.19–0.27) but at cosine 0.55–0.59,
+/// under `agree_cosine`: the lead agreement names them, so both boards read exactly; without it
+/// neither does.
+#[test]
+fn a_clear_lead_on_a_clear_classical_match_names_the_far_card() {
+    use vision::identifier::{Identifier, IdentifierKind};
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lead-agreement");
+    let catalogue = blitz::catalogue::Catalogue::demo();
+    let faces = vision::distinct::blitz_faces(&catalogue.cards).expect("faces");
+    let faces: Vec<(&str, &opencv::core::Mat)> =
+        faces.iter().map(|(id, m)| (id.as_str(), m)).collect();
+    let mut without_lead = learned(&faces);
+    without_lead.thresholds.lead_agree_gap = f32::INFINITY;
+    let read = |identifier: Identifier| {
+        let scanner = scanners(&[IdentifierKind::Hash], &[])
+            .pop()
+            .expect("a scanner")
+            .with_identifier(identifier)
+            .with_card_detector(Some(card_detector()));
+        two_boards_read(&scanner, &dir, 613047)
+    };
+    let before = read(Identifier::Fused(without_lead));
+    assert_eq!(before.whole_board_exact, 0.0, "{before:#?}");
+    let after = read(Identifier::Fused(learned(&faces)));
+    assert_eq!(after.whole_board_exact, 1.0, "{after:#?}");
+    assert_eq!(after.wrong_confident_rate, 0.0);
+}
+
+/// A tuning board (seed 613246, an end camera at 43° on felt) with a card cut by the frame's
+/// bottom edge: its visible strip is shaped like a front-line card lying sideways, and was named
+/// one. A side along the frame's edge makes an outline partly hidden, so nothing is named there.
+#[test]
+fn a_card_cut_by_the_frame_edge_is_not_named_as_another() {
+    use vision::identifier::IdentifierKind;
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cut-by-frame-edge");
+    let scanner = scanners(&[IdentifierKind::Fused], &[])
+        .pop()
+        .expect("a scanner")
+        .with_card_detector(Some(card_detector()));
+    let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
+    assert_eq!(outcomes.len(), 1);
+    let s = vision::eval::summarise(&outcomes, 613246);
+    assert_eq!(s.wrong_confident_rate, 0.0, "{s:#?}");
+    assert!(s.identity_accuracy >= 0.99, "{s:#?}");
+}
+
 /// Reads a fixture of two second-compositor boards with the fused identifier and the learned
 /// detector: no unnamed outline where no card lies, and the cards named.
 fn reads_two_boards_without_phantoms(fixture: &str, first_seed: u64) {

@@ -241,7 +241,9 @@ impl CardDetector {
             .zip(quads)
             .map(|(c, corners)| DetectedCard {
                 corners,
-                partly_hidden: c.hidden || reaches_past_frame(&corners, iw, ih),
+                partly_hidden: c.hidden
+                    || reaches_past_frame(&corners, iw, ih)
+                    || side_on_frame_edge(&corners, iw, ih, to_image),
                 score: c.score,
             })
             .filter(|c: &DetectedCard| wanted(&c.corners))
@@ -425,6 +427,20 @@ fn reaches_past_frame(corners: &[[f64; 2]; 4], width: f64, height: f64) -> bool 
         .any(|p| p[0] < -1.0 || p[1] < -1.0 || p[0] > width + 1.0 || p[1] > height + 1.0)
 }
 
+/// A card with a side along the frame's edge (both its ends within `tolerance` px of the same
+/// edge) may go on past it: the model keeps a card's core off the frame's edge as off any other
+/// card, so a card cut by the edge ends there, its visible part shaped like another card.
+fn side_on_frame_edge(corners: &[[f64; 2]; 4], width: f64, height: f64, tolerance: f64) -> bool {
+    let on_edge = |a: [f64; 2], b: [f64; 2]| {
+        let both = |f: &dyn Fn([f64; 2]) -> bool| f(a) && f(b);
+        both(&|p| p[0] <= tolerance)
+            || both(&|p| p[1] <= tolerance)
+            || both(&|p| p[0] >= width - tolerance)
+            || both(&|p| p[1] >= height - tolerance)
+    };
+    (0..4).any(|i| on_edge(corners[i], corners[(i + 1) % 4]))
+}
+
 fn gray_of(image: &Mat) -> Result<Mat, VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(image, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
@@ -440,4 +456,40 @@ pub(crate) fn shipped() -> CardDetector {
         .with_corner_refiner(
             CornerRefiner::load(root.join(DEFAULT_CORNER_MODEL)).expect("shipped corner refiner"),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side_on_frame_edge;
+
+    #[test]
+    fn a_card_cut_by_the_frame_edge_is_one_with_a_side_along_it() {
+        let (w, h) = (1280.0, 720.0);
+        // The visible part of a card cut by the bottom edge.
+        let cut = [
+            [500.0, 690.0],
+            [570.0, 688.0],
+            [571.0, 719.0],
+            [499.0, 718.5],
+        ];
+        assert!(side_on_frame_edge(&cut, w, h, 3.0));
+        // One corner touching the edge, the card turned: wholly in view.
+        let turned = [
+            [600.0, 600.0],
+            [660.0, 640.0],
+            [630.0, 718.0],
+            [570.0, 678.0],
+        ];
+        assert!(!side_on_frame_edge(&turned, w, h, 3.0));
+        // Along the left edge, and well inside the frame.
+        let left = [[1.0, 100.0], [60.0, 100.0], [60.0, 180.0], [0.5, 180.0]];
+        assert!(side_on_frame_edge(&left, w, h, 3.0));
+        let inside = [
+            [100.0, 100.0],
+            [160.0, 100.0],
+            [160.0, 180.0],
+            [100.0, 180.0],
+        ];
+        assert!(!side_on_frame_edge(&inside, w, h, 3.0));
+    }
 }
