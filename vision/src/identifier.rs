@@ -247,7 +247,9 @@ pub type Assessment = Option<(String, f32, f32)>;
 /// The fusion rule, from the side-by-side evaluation: the model alone was never wrong past its
 /// thresholds, while the classical matcher alone named glared cards and cards nobody enrolled
 /// wrongly. So the model's own verdict stands; below its thresholds, the classical matcher's card is
-/// named only when the model's nearest is that same card at `agree_cosine` or more; else abstain.
+/// named only when the model's nearest is that same card at `agree_cosine` or more, or lower where
+/// the classical match is sure or both lead clearly (`hash_score`: its correlation with the card,
+/// 0–1; see [`ModelThresholds`]); else abstain.
 pub fn fuse(hash: Verdict, hash_score: f32, model: &Assessment, t: &ModelThresholds) -> Verdict {
     let Some((m, cosine, gap)) = model else {
         return Verdict::abstain();

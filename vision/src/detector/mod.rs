@@ -431,14 +431,13 @@ fn reaches_past_frame(corners: &[[f64; 2]; 4], width: f64, height: f64) -> bool 
 /// edge) may go on past it: the model keeps a card's core off the frame's edge as off any other
 /// card, so a card cut by the edge ends there, its visible part shaped like another card.
 fn side_on_frame_edge(corners: &[[f64; 2]; 4], width: f64, height: f64, tolerance: f64) -> bool {
-    let on_edge = |a: [f64; 2], b: [f64; 2]| {
-        let both = |f: &dyn Fn([f64; 2]) -> bool| f(a) && f(b);
-        both(&|p| p[0] <= tolerance)
-            || both(&|p| p[1] <= tolerance)
-            || both(&|p| p[0] >= width - tolerance)
-            || both(&|p| p[1] >= height - tolerance)
-    };
-    (0..4).any(|i| on_edge(corners[i], corners[(i + 1) % 4]))
+    (0..4).any(|i| {
+        let (a, b) = (corners[i], corners[(i + 1) % 4]);
+        [(0, width), (1, height)].iter().any(|&(axis, end)| {
+            (a[axis] <= tolerance && b[axis] <= tolerance)
+                || (a[axis] >= end - tolerance && b[axis] >= end - tolerance)
+        })
+    })
 }
 
 fn gray_of(image: &Mat) -> Result<Mat, VisionError> {
