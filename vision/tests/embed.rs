@@ -435,6 +435,14 @@ fn card_detector() -> vision::detector::CardDetector {
     )
 }
 
+/// The table's scanner: the fused identifier and the learned detector beside the frame holes.
+fn fused_with_learned_detector() -> vision::Scanner {
+    scanners(&[vision::identifier::IdentifierKind::Fused], &[])
+        .pop()
+        .expect("a scanner")
+        .with_card_detector(Some(card_detector()))
+}
+
 /// How `scanner` reads a fixture of two boards from seed `first_seed` on.
 fn two_boards_read(
     scanner: &vision::Scanner,
@@ -533,13 +541,9 @@ fn a_clear_lead_on_a_clear_classical_match_names_the_far_card() {
 /// one. A side along the frame's edge makes an outline partly hidden, so nothing is named there.
 #[test]
 fn a_card_cut_by_the_frame_edge_is_not_named_as_another() {
-    use vision::identifier::IdentifierKind;
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cut-by-frame-edge");
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
+    let scanner = fused_with_learned_detector();
     let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
     assert_eq!(outcomes.len(), 1);
     let s = vision::eval::summarise(&outcomes, 613246);
@@ -550,14 +554,10 @@ fn a_card_cut_by_the_frame_edge_is_not_named_as_another() {
 /// Reads a fixture of two second-compositor boards with the fused identifier and the learned
 /// detector: no unnamed outline where no card lies, and the cards named.
 fn reads_two_boards_without_phantoms(fixture: &str, first_seed: u64) {
-    use vision::identifier::IdentifierKind;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(fixture);
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
+    let scanner = fused_with_learned_detector();
     let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
     assert_eq!(outcomes.len(), 2);
     for o in &outcomes {
@@ -601,13 +601,9 @@ fn an_unnamed_outline_must_measure_like_a_card() {
 /// mat the frame was fitted to, so they are not reported (five phantoms before).
 #[test]
 fn the_mats_markers_are_no_cards() {
-    use vision::identifier::IdentifierKind;
     let catalogue = blitz::catalogue::Catalogue::demo();
     let renderer = vision::scene::SceneRenderer::new(&catalogue).expect("renderer");
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
+    let scanner = fused_with_learned_detector();
     let opts = vision::scene::SceneOptions {
         aruco_mat: Some(true),
         placements: vision::scene::Placement::ANY.to_vec(),
@@ -637,13 +633,9 @@ fn the_mats_markers_are_no_cards() {
 /// only the learned detector finds, is missing while the camera moves and named once it is still.
 #[test]
 fn the_learned_detector_waits_for_a_still_frame() {
-    use vision::identifier::IdentifierKind;
     let dir = missed_cards().join("scenes");
     let read = |seed: u32| vision::pipeline::read_image(&dir.join(format!("{seed}.jpg"))).unwrap();
-    let scanner = scanners(&[IdentifierKind::Fused], &[])
-        .pop()
-        .expect("a scanner")
-        .with_card_detector(Some(card_detector()));
+    let scanner = fused_with_learned_detector();
     let far = "wh-r01";
     let named =
         |obs: &vision::TableObservation| obs.cards.iter().any(|c| c.card.as_deref() == Some(far));
