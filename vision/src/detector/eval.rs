@@ -213,6 +213,9 @@ pub struct Decision {
     /// lead) was right.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub siblings: Option<(bool, f32, f32)>,
+    /// There: whether this card was among the near prints ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub siblings_among: Option<bool>,
 }
 
 /// The look-alike comparison of one card (see [`crate::lookalike::Resolved`]): whether its best
@@ -616,6 +619,10 @@ fn score_scene(
                             .siblings
                             .as_ref()
                             .map(|(id, cos, gap)| (*id == truth.id, *cos, *gap)),
+                        siblings_among: n
+                            .siblings
+                            .as_ref()
+                            .map(|_| n.sibling_candidates.contains(&truth.id)),
                     });
                 }
                 match (&n.verdict.card, is_unknown) {

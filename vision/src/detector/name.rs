@@ -27,6 +27,8 @@ pub struct NamedCard {
     pub sides_mended: Option<Option<Seen>>,
     /// Where the model abstained between near prints: what the sibling model saw among them.
     pub siblings: Option<Seen>,
+    /// The near prints' cards it ranked there (empty where none were).
+    pub sibling_candidates: Vec<String>,
 }
 
 /// Opposite sides within this ratio: the quad's long axis is unclear (a card seen end-on), so all four
@@ -142,17 +144,18 @@ pub fn name_card(
         None => (card.corners, None, None),
     };
     let mut verdict = any_design_verdict(&learned.thresholds, &nearest, card.partly_hidden);
-    let mut siblings = None;
+    let (mut siblings, mut sibling_candidates) = (None, Vec::new());
     if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
-        let told = tell_siblings_apart(learned, image, &corners, embedding)?;
-        if let Some((seen, turned_corners, _)) = told.as_ref().filter(|(_, _, names)| *names) {
-            corners = *turned_corners;
-            verdict = Verdict {
-                card: Some(seen.0.clone()),
-                confidence: crate::identifier::model_confidence(seen.2),
-            };
+        if let Some(told) = tell_siblings_apart(learned, image, &corners, embedding)? {
+            if told.names {
+                corners = told.corners;
+                verdict = Verdict {
+                    card: Some(told.seen.0.clone()),
+                    confidence: crate::identifier::model_confidence(told.seen.2),
+                };
+            }
+            (siblings, sibling_candidates) = (Some(told.seen), told.candidates);
         }
-        siblings = told.map(|(seen, _, _)| seen);
     }
     let mut sides_mended = None;
     let misplaced = nearest
@@ -195,6 +198,7 @@ pub fn name_card(
         ink,
         sides_mended,
         siblings,
+        sibling_candidates,
     })
 }
 
@@ -238,8 +242,8 @@ fn tell_siblings_apart(
     image: &Mat,
     corners: &Corners,
     embedding: &[f32],
-) -> Result<Option<(Seen, Corners, bool)>, VisionError> {
-    let candidates = || {
+) -> Result<Option<Told>, VisionError> {
+    let near = || {
         near_prints(
             learned,
             embedding,
@@ -251,15 +255,33 @@ fn tell_siblings_apart(
     };
     let turns = [*corners, turned(corners, 2)];
     let at = turns.map(|t| px(&t));
-    let (ranked, names): (_, fn(&Seen) -> bool) = match (&learned.pairs, &learned.siblings) {
-        (Some(pairs), _) => (pairs.rank(image, &at, &candidates())?, pair_names),
-        (None, Some(siblings)) => (siblings.rank(image, &at, &candidates())?, sibling_names),
-        (None, None) => return Ok(None),
-    };
-    Ok(ranked.map(|(seen, i)| {
-        let named = names(&seen);
-        (seen, turns[i], named)
+    let (ranked, names, candidates): (_, fn(&Seen) -> bool, _) =
+        match (&learned.pairs, &learned.siblings) {
+            (Some(pairs), _) => {
+                let near = near();
+                (pairs.rank(image, &at, &near)?, pair_names, near)
+            }
+            (None, Some(siblings)) => {
+                let near = near();
+                (siblings.rank(image, &at, &near)?, sibling_names, near)
+            }
+            (None, None) => return Ok(None),
+        };
+    Ok(ranked.map(|(seen, i)| Told {
+        names: names(&seen),
+        seen,
+        corners: turns[i],
+        candidates: candidates.iter().map(|c| c.to_string()).collect(),
     }))
+}
+
+/// What the pair verifier or the sibling model made of the near prints: its likeliest card,
+/// at which turn, whether that is sure enough to name, and the cards it ranked.
+struct Told {
+    seen: Seen,
+    corners: Corners,
+    names: bool,
+    candidates: Vec<String>,
 }
 
 /// A card named only once one side of its quad is moved ([`super::reshape`]) must be nearer its
