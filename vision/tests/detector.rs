@@ -375,15 +375,23 @@ fn the_pair_verifier_looks_at_near_prints_and_names_nothing_wrong() {
     assert!(looked >= 10, "the pair verifier looked at {looked} cards");
     // Each card looked at says whether it was among the prints ranked; a right likeliest was.
     for d in told.decisions.iter().filter(|d| d.siblings.is_some()) {
-        let among = d.siblings_among.expect("looked at, so the prints ranked are known");
-        assert!(among || d.siblings.is_some_and(|(right, _, _)| !right), "{d:?}");
+        let among = d
+            .siblings_among
+            .expect("looked at, so the prints ranked are known");
+        assert!(
+            among || d.siblings.is_some_and(|(right, _, _)| !right),
+            "{d:?}"
+        );
     }
     let among = told
         .decisions
         .iter()
         .filter(|d| d.siblings_among == Some(true))
         .count();
-    assert!(among >= 5, "{among} of {looked} cards among the prints ranked");
+    assert!(
+        among >= 5,
+        "{among} of {looked} cards among the prints ranked"
+    );
 }
 
 /// Comparing the look-alike prints' ink names cards of one design that differ only in a count, where

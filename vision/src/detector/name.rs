@@ -235,8 +235,8 @@ fn pair_names(seen: &Seen) -> bool {
 
 /// What the pair verifier (or else the sibling model) sees among the prints nearest the crop
 /// (`embedding`, the model's, at `corners`), at that turn or the card turned half round, with the
-/// corners of the turn it chose and whether that model's rule names it; `None` without either or
-/// near prints to tell apart.
+/// corners of the turn it chose, whether that model's rule names it and the prints it ranked;
+/// `None` without either model or near prints to tell apart.
 fn tell_siblings_apart(
     learned: &Learned,
     image: &Mat,
