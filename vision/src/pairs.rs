@@ -45,9 +45,16 @@ impl PairPrints {
         Ok(())
     }
 
-    /// Keeps only the cards `keep` accepts.
-    pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
-        self.0.retain(|card, _| keep(card));
+    /// A copy of the prints of the cards `keep` accepts (the others are not copied: a print is
+    /// 67 KB).
+    pub fn only(&self, keep: impl Fn(&str) -> bool) -> PairPrints {
+        PairPrints(
+            self.0
+                .iter()
+                .filter(|(card, _)| keep(card))
+                .map(|(card, prints)| (card.clone(), prints.clone()))
+                .collect(),
+        )
     }
 }
 

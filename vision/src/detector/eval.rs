@@ -301,8 +301,7 @@ impl AllEnrolled {
             siblings.enrolment.retain(on_table);
         }
         if let (Some(pairs), Some(all)) = (&mut learned.pairs, &self.pairs) {
-            pairs.prints = all.clone();
-            pairs.prints.retain(on_table);
+            pairs.prints = all.only(on_table);
         }
     }
 }
@@ -615,14 +614,14 @@ fn score_scene(
                                 r.behind_nearest,
                             )
                         }),
-                        siblings: n
-                            .siblings
-                            .as_ref()
-                            .map(|(id, cos, gap)| (*id == truth.id, *cos, *gap)),
+                        siblings: n.siblings.as_ref().map(|r| {
+                            let (id, cos, gap) = &r.likeliest;
+                            (*id == truth.id, *cos, *gap)
+                        }),
                         siblings_among: n
                             .siblings
                             .as_ref()
-                            .map(|_| n.sibling_candidates.contains(&truth.id)),
+                            .map(|r| r.candidates.contains(&truth.id)),
                     });
                 }
                 match (&n.verdict.card, is_unknown) {

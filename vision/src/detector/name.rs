@@ -25,10 +25,16 @@ pub struct NamedCard {
     /// Whether the quad's sides were moved to name it: `None` not tried, `Some(None)` tried in
     /// vain, else what the model saw at the quad that named it.
     pub sides_mended: Option<Option<Seen>>,
-    /// Where the model abstained between near prints: what the sibling model saw among them.
-    pub siblings: Option<Seen>,
-    /// The near prints' cards it ranked there (empty where none were).
-    pub sibling_candidates: Vec<String>,
+    /// Where the model abstained between near prints: what the pair verifier or the sibling
+    /// model saw among them.
+    pub siblings: Option<NearPrintsRanked>,
+}
+
+/// The near prints a ranking model looked at, and its likeliest among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NearPrintsRanked {
+    pub likeliest: Seen,
+    pub candidates: Vec<String>,
 }
 
 /// Opposite sides within this ratio: the quad's long axis is unclear (a card seen end-on), so all four
@@ -144,17 +150,17 @@ pub fn name_card(
         None => (card.corners, None, None),
     };
     let mut verdict = any_design_verdict(&learned.thresholds, &nearest, card.partly_hidden);
-    let (mut siblings, mut sibling_candidates) = (None, Vec::new());
+    let mut siblings = None;
     if let (None, false, Some(embedding)) = (&verdict.card, card.partly_hidden, &embedding) {
         if let Some(told) = tell_siblings_apart(learned, image, &corners, embedding)? {
             if told.names {
                 corners = told.corners;
                 verdict = Verdict {
-                    card: Some(told.seen.0.clone()),
-                    confidence: crate::identifier::model_confidence(told.seen.2),
+                    card: Some(told.ranked.likeliest.0.clone()),
+                    confidence: crate::identifier::model_confidence(told.ranked.likeliest.2),
                 };
             }
-            (siblings, sibling_candidates) = (Some(told.seen), told.candidates);
+            siblings = Some(told.ranked);
         }
     }
     let mut sides_mended = None;
@@ -198,7 +204,6 @@ pub fn name_card(
         ink,
         sides_mended,
         siblings,
-        sibling_candidates,
     })
 }
 
@@ -269,19 +274,20 @@ fn tell_siblings_apart(
         };
     Ok(ranked.map(|(seen, i)| Told {
         names: names(&seen),
-        seen,
         corners: turns[i],
-        candidates: candidates.iter().map(|c| c.to_string()).collect(),
+        ranked: NearPrintsRanked {
+            likeliest: seen,
+            candidates: candidates.iter().map(|c| c.to_string()).collect(),
+        },
     }))
 }
 
-/// What the pair verifier or the sibling model made of the near prints: its likeliest card,
-/// at which turn, whether that is sure enough to name, and the cards it ranked.
+/// What the pair verifier or the sibling model made of the near prints, at which turn its
+/// likeliest was, and whether that is sure enough to name.
 struct Told {
-    seen: Seen,
+    ranked: NearPrintsRanked,
     corners: Corners,
     names: bool,
-    candidates: Vec<String>,
 }
 
 /// A card named only once one side of its quad is moved ([`super::reshape`]) must be nearer its
