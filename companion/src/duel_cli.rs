@@ -106,6 +106,10 @@ enum Cmd {
         /// Print the summary and the rows by condition as JSON.
         #[arg(long)]
         json: bool,
+        /// Also write each scene's outcome (how every card was read, its phantoms and wrong
+        /// names) to FILE, one JSON line a scene, to look at the failures.
+        #[arg(long, value_name = "FILE")]
+        outcomes: Option<PathBuf>,
         #[command(flatten)]
         detector: crate::vision_cli::DetectorChoice,
     },
@@ -150,17 +154,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             mat,
             scenes_dir,
             json,
+            outcomes,
             detector,
         } => {
             let card_detector = detector.card_detector(crate::vision_cli::DUEL_DETECTOR)?;
+            let output = table::EvalOutput { json, outcomes };
             match scenes_dir {
-                Some(dir) => table::eval_external(&dir, scenes, json, card_detector),
+                Some(dir) => table::eval_external(&dir, scenes, &output, card_detector),
                 None => table::eval(
                     seed,
                     scenes,
                     camera.placements(),
                     mat.drawn(),
-                    json,
+                    &output,
                     card_detector,
                 ),
             }

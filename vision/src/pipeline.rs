@@ -715,6 +715,11 @@ impl Scanner {
                 })
             })
             .collect();
+        let unnamed: Vec<[[f64; 2]; 4]> = found
+            .iter()
+            .filter(|f| f.card.is_none())
+            .map(|f| f.corners)
+            .collect();
         // Two markers on one edge leave the rest of the mat to extrapolation, a whole row or column
         // off at 35° tilt: the game says whether such a fit agrees with the cards; if not, the
         // cards fit the frame themselves.
@@ -730,7 +735,7 @@ impl Scanner {
             Some(m) => Some(m),
             None => self
                 .table
-                .frame_from_cards(&named, self.options.allied_towards)?,
+                .frame_from_cards(&named, &unnamed, self.options.allied_towards)?,
         };
         let (calibration, layout) = match fitted {
             Some((c, l)) => (c, Some(l)),

@@ -47,10 +47,13 @@ pub trait TableLayout: Send + Sync {
     }
 
     /// The frame and grid from the named cards when no mat was seen; `None` when this game places
-    /// cards only with its mat. `allied_towards`: the players' answer to which side is whose.
+    /// cards only with its mat. `unnamed`: outlines of cards seen but not named (under a hand, too
+    /// far), which may say how far the grid reaches but not how it lies. `allied_towards`: the
+    /// players' answer to which side is whose.
     fn frame_from_cards(
         &self,
         named: &[NamedCard],
+        unnamed: &[[[f64; 2]; 4]],
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError>;
 }
@@ -69,6 +72,7 @@ impl TableLayout for MatOnly {
     fn frame_from_cards(
         &self,
         _named: &[NamedCard],
+        _unnamed: &[[[f64; 2]; 4]],
         _allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
         Ok(None)

@@ -350,7 +350,7 @@ pub fn eval(
     scenes: usize,
     placements: Vec<vision::scene::Placement>,
     aruco_mat: Option<bool>,
-    json: bool,
+    output: &EvalOutput,
     card_detector: Option<vision::LearnedDetection>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
@@ -368,14 +368,14 @@ pub fn eval(
         },
         |_, _, _| {},
     )?;
-    report(&outcomes, seed, "scene.rs", json)
+    report(&outcomes, seed, "scene.rs", output)
 }
 
 /// Scores the first `limit` tables of another compositor's folder.
 pub fn eval_external(
     dir: &Path,
     limit: usize,
-    json: bool,
+    output: &EvalOutput,
     card_detector: Option<vision::LearnedDetection>,
 ) -> anyhow::Result<ExitCode> {
     let cat = duel::Catalogue::demo();
@@ -389,15 +389,27 @@ pub fn eval_external(
     );
     let first = scenes[0].seed;
     let outcomes = vision::games::duel::run_external(&mut scanner, dir, &scenes, |_, _, _| {})?;
-    report(&outcomes, first, &dir.display().to_string(), json)
+    report(&outcomes, first, &dir.display().to_string(), output)
+}
+
+/// Where an evaluation's results go.
+pub struct EvalOutput {
+    /// The summary and the rows by condition as JSON (else a table).
+    pub json: bool,
+    /// Each scene's outcome as a JSON line.
+    pub outcomes: Option<PathBuf>,
 }
 
 fn report(
     outcomes: &[vision::games::duel::DuelOutcome],
     first_seed: u64,
     source: &str,
-    json: bool,
+    output: &EvalOutput,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &output.outcomes {
+        write_outcomes(path, outcomes)?;
+    }
+    let json = output.json;
     let summary = vision::games::duel::summarise(outcomes, first_seed);
     let rows = vision::games::duel::by_condition(outcomes);
     if json {
@@ -453,4 +465,17 @@ fn report(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One JSON line a scene.
+fn write_outcomes(
+    path: &Path,
+    outcomes: &[vision::games::duel::DuelOutcome],
+) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for outcome in outcomes {
+        text.push_str(&serde_json::to_string(outcome)?);
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }

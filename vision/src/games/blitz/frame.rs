@@ -58,10 +58,12 @@ impl Candidate {
 
 /// Fits the Blitz grid (`cols` columns, seven rows) from named cards seen from any side, no mat.
 /// Cards seen before keep their cells when they agree (a bumped camera or an emptied first column
-/// does not shift the grid); `allied_towards` (an image direction from the grid toward the Allied
+/// does not shift the grid); where the named cards span fewer columns than the grid, `unnamed`
+/// outlines beside them (cards under a hand) say which way it reaches; `allied_towards` (an image direction from the grid toward the Allied
 /// player, as the players once answered) settles which side is Allied when nothing else can.
 pub fn blitz_frame(
     cards: &[GridCard],
+    unnamed: &[[[f64; 2]; 4]],
     cols: u8,
     allied_towards: Option<[f64; 2]>,
 ) -> Result<Calibration, VisionError> {
@@ -104,7 +106,13 @@ pub fn blitz_frame(
     let candidates: Vec<Candidate> = (0..4u8)
         .map(|k| {
             let turned = geometry::mul(&lattice::quarter_turn(k), &h);
-            place_grid(&turned, lattice::turned_pitch(pitch, k), cards, cols)
+            place_grid(
+                &turned,
+                lattice::turned_pitch(pitch, k),
+                cards,
+                unnamed,
+                cols,
+            )
         })
         .collect();
     let best = candidates.iter().map(Candidate::total).max().unwrap_or(0);
@@ -166,8 +174,15 @@ pub fn blitz_frame(
 
 /// Shifts the turned lattice so cards seen before stay in their cells (when most agree), else so
 /// the front line is row 3 (or, without one, Allied cards lie near and Axis cards far) and the
-/// leftmost card is column 0; scores how well the cards agree.
-fn place_grid(h: &H3, pitch_mm: [f64; 2], cards: &[GridCard], cols: u8) -> Candidate {
+/// columns hold the named cards and as many unnamed outlines as they can (the leftmost card in
+/// column 0 when nothing else tells); scores how well the cards agree.
+fn place_grid(
+    h: &H3,
+    pitch_mm: [f64; 2],
+    cards: &[GridCard],
+    unnamed: &[[[f64; 2]; 4]],
+    cols: u8,
+) -> Candidate {
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
         .iter()
@@ -193,7 +208,9 @@ fn place_grid(h: &H3, pitch_mm: [f64; 2], cards: &[GridCard], cols: u8) -> Candi
                 .unwrap_or(0)
         }
     };
-    let col_shift = -seen.iter().map(|s| s.0 .0).min().unwrap_or(0);
+    let unnamed_cells: Vec<(i32, i32)> =
+        unnamed.iter().map(|q| lattice::cell_of(h, q, p)).collect();
+    let col_shift = column_shift(&cells, &unnamed_cells, row_shift, cols);
     let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
     let remembered = lattice::count_remembered(&cells, &last, (col_shift, row_shift));
     let mut score = 0;
@@ -225,6 +242,31 @@ fn place_grid(h: &H3, pitch_mm: [f64; 2], cards: &[GridCard], cols: u8) -> Candi
     }
 }
 
+/// The shift that puts the leftmost named card in column 0, unless the named cards span fewer
+/// columns than the grid and another shift that keeps them all on it also holds more of the
+/// unnamed outlines: a hand over the first column hides its cards' names, not their edges.
+fn column_shift(named: &[(i32, i32)], unnamed: &[(i32, i32)], row_shift: i32, cols: u8) -> i32 {
+    let (Some(left), Some(right)) = (
+        named.iter().map(|c| c.0).min(),
+        named.iter().map(|c| c.0).max(),
+    ) else {
+        return 0;
+    };
+    let on_grid = |shift: i32| {
+        unnamed
+            .iter()
+            .filter(|&&(col, row)| {
+                (0..cols as i32).contains(&(col + shift))
+                    && (0..BLITZ_ROWS).contains(&(row + row_shift))
+            })
+            .count()
+    };
+    let leftmost_first = -left;
+    (leftmost_first..=cols as i32 - 1 - right)
+        .max_by_key(|&shift| (on_grid(shift), shift == leftmost_first))
+        .unwrap_or(leftmost_first)
+}
+
 /// +2 for each Allied card on rows 0–2 and each Axis card on rows 4–6, −2 the other way round,
 /// rows shifted by `shift`; +1 for each card on the grid's rows.
 fn side_score(rows: &[(i32, BlitzRole)], shift: i32) -> i32 {
@@ -250,4 +292,29 @@ pub fn allied_direction(h: &H3, cols: u8) -> [f64; 2] {
         BLITZ_ROWS as f64 * PITCH_MM / 2.0,
     ];
     lattice::image_direction(h, middle, [middle[0], middle[1] - PITCH_MM])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_shift;
+
+    #[test]
+    fn the_leftmost_named_card_is_column_0_when_nothing_else_tells() {
+        let named = [(2, 0), (3, 1), (4, 3)];
+        assert_eq!(column_shift(&named, &[], 0, 4), -2);
+        // An unnamed outline the shift keeps on the grid anyway changes nothing.
+        assert_eq!(column_shift(&named, &[(3, 2)], 0, 4), -2);
+    }
+
+    #[test]
+    fn unnamed_outlines_beside_a_narrow_span_say_where_the_grid_reaches() {
+        let named = [(2, 0), (3, 1), (4, 3)];
+        // Outlines in the column left of the named ones: that column is the grid's first.
+        assert_eq!(column_shift(&named, &[(1, 0), (1, 2)], 0, 4), -1);
+        // Off the grid's rows they say nothing.
+        assert_eq!(column_shift(&named, &[(1, 9)], 0, 4), -2);
+        // A span as wide as the grid leaves no choice, whatever lies beside it.
+        let wide = [(1, 0), (4, 3)];
+        assert_eq!(column_shift(&wide, &[(0, 0), (0, 1)], 0, 4), -1);
+    }
 }

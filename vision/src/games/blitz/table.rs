@@ -73,6 +73,7 @@ impl TableLayout for BlitzTable {
     fn frame_from_cards(
         &self,
         named: &[NamedCard],
+        unnamed: &[[[f64; 2]; 4]],
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(crate::Calibration, MatLayout)>, VisionError> {
         let cards: Vec<GridCard> = named
@@ -83,7 +84,7 @@ impl TableLayout for BlitzTable {
                 last_cell: c.last_cell,
             })
             .collect();
-        let calibration = blitz_frame(&cards, self.cols, allied_towards)?;
+        let calibration = blitz_frame(&cards, unnamed, self.cols, allied_towards)?;
         Ok(Some((calibration, MatLayout::blitz(self.cols))))
     }
 }

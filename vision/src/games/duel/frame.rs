@@ -19,6 +19,9 @@ const SLOTS: i32 = 5;
 const ROWS: i32 = 2;
 /// Units that must agree on where the 陣地 lay before for the memory to place them.
 const MIN_REMEMBERED: usize = 1;
+/// A fit whose near side lies within 60° of the players' answer agrees with it (cosine): an answer
+/// given as an edge of the picture is up to 45° off the table's own axis for a camera at a corner.
+const AGREES_WITH_ANSWER: f64 = 0.5;
 
 /// A named unit as the 陣地 fit sees it.
 #[derive(Clone, Copy, Debug)]
@@ -32,17 +35,23 @@ pub struct SlotCard {
 /// The Duel table: its mat, and without it the 陣地 from the units.
 pub struct DuelTable {
     units: HashSet<String>,
+    territories: HashSet<String>,
 }
 
 impl DuelTable {
     pub fn new(catalogue: &Catalogue) -> DuelTable {
-        let units = catalogue
-            .cards
-            .iter()
-            .filter(|c| c.kind == Kind::Unit)
-            .map(|c| c.id.clone())
-            .collect();
-        DuelTable { units }
+        let of_kind = |kind: Kind| {
+            catalogue
+                .cards
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.id.clone())
+                .collect()
+        };
+        DuelTable {
+            units: of_kind(Kind::Unit),
+            territories: of_kind(Kind::Territory),
+        }
     }
 }
 
@@ -54,6 +63,7 @@ impl TableLayout for DuelTable {
     fn frame_from_cards(
         &self,
         named: &[NamedCard],
+        _unnamed: &[[[f64; 2]; 4]],
         near_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
         let units: Vec<SlotCard> = named
@@ -64,7 +74,14 @@ impl TableLayout for DuelTable {
                 last_cell: c.last_cell,
             })
             .collect();
-        Ok(Some((duel_frame(&units, near_towards)?, MatLayout::duel())))
+        // A back or a territory card lies only in a territory strip, never in a 陣地.
+        let territories: Vec<[[f64; 2]; 4]> = named
+            .iter()
+            .filter(|c| c.id == BACK_ID || self.territories.contains(c.id))
+            .map(|c| c.corners)
+            .collect();
+        let frame = duel_frame(&units, &territories, near_towards)?;
+        Ok(Some((frame, MatLayout::duel())))
     }
 }
 
@@ -79,10 +96,13 @@ struct Candidate {
 
 /// Fits the Duel 陣地 (mat mm: row 0 near, row 1 far, slot 0 at the near player's left) from the
 /// units in them. Units seen before keep their 陣地 when they agree; otherwise the units' span is
-/// laid in the middle of the five (all five when it spans them). `near_towards`: the image
-/// direction from the table toward the near player, as the players answered.
+/// laid in the middle of the five (all five when it spans them). `territories`: cards that can
+/// only be territories (backs, territory cards), which say where the strips beside the rows are
+/// (a unit card laid as a territory looks like a unit). `near_towards`: the image direction from
+/// the table toward the near player, as the players answered.
 pub fn duel_frame(
     units: &[SlotCard],
+    territories: &[[[f64; 2]; 4]],
     near_towards: Option<[f64; 2]>,
 ) -> Result<Calibration, VisionError> {
     let quads: Vec<[[f64; 2]; 4]> = units.iter().map(|c| c.corners).collect();
@@ -107,15 +127,34 @@ pub fn duel_frame(
     let candidates: Vec<Candidate> = (0..4u8)
         .map(|k| {
             let turned = geometry::mul(&lattice::quarter_turn(k), &h);
-            place_rows(&turned, lattice::turned_pitch(pitch, k), units)
+            place_rows(&turned, lattice::turned_pitch(pitch, k), units, territories)
         })
         .collect();
     let total = |c: &Candidate| c.score + 3 * c.remembered;
-    let best = candidates.iter().map(total).max().unwrap_or(0);
-    let tied: Vec<&Candidate> = candidates.iter().filter(|c| total(c) == best).collect();
     let towards = |c: &Candidate| near_direction(&c.homography);
+    let agrees = |c: &Candidate, want: [f64; 2]| {
+        let d = towards(c);
+        d[0] * want[0] + d[1] * want[1] >= AGREES_WITH_ANSWER
+    };
+    // The players said where near is: a fit turned a quarter from it is wrong whatever the units
+    // say (where most units are tapped, they look upright to it).
+    let answered: Vec<&Candidate> = match near_towards {
+        Some(want) => candidates.iter().filter(|c| agrees(c, want)).collect(),
+        None => Vec::new(),
+    };
+    let narrowed = !answered.is_empty() && answered.len() < candidates.len();
+    let pool = match narrowed {
+        true => answered,
+        false => candidates.iter().collect(),
+    };
+    let best = pool.iter().map(|c| total(c)).max().unwrap_or(0);
+    let tied: Vec<&Candidate> = pool.into_iter().filter(|c| total(c) == best).collect();
     let (chosen, from) = if tied.len() == 1 {
-        (tied[0], AlliedFrom::Remembered)
+        let from = match narrowed {
+            true => AlliedFrom::Asked,
+            false => AlliedFrom::Remembered,
+        };
+        (tied[0], from)
     } else {
         let (want, from) = match near_towards {
             Some(w) => (w, AlliedFrom::Asked),
@@ -144,9 +183,15 @@ pub fn duel_frame(
 }
 
 /// Shifts the turned lattice so units seen before stay in their 陣地 (when most agree), else so
-/// the rows hold the units (near units upright in row 0, far ones inverted in row 1) and their span
-/// lies in the middle of the five; scores how well the units agree.
-fn place_rows(h: &H3, pitch_mm: [f64; 2], units: &[SlotCard]) -> Candidate {
+/// the rows hold the units (near units upright in row 0, far ones inverted in row 1), the
+/// territories lie beside them and the units' span lies in the middle of the five; scores how
+/// well the cards agree.
+fn place_rows(
+    h: &H3,
+    pitch_mm: [f64; 2],
+    units: &[SlotCard],
+    territories: &[[[f64; 2]; 4]],
+) -> Candidate {
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8)> = units
         .iter()
@@ -160,8 +205,13 @@ fn place_rows(h: &H3, pitch_mm: [f64; 2], units: &[SlotCard]) -> Candidate {
     let cells: Vec<(i32, i32)> = seen.iter().map(|s| s.0).collect();
     let last: Vec<Option<(u8, u8)>> = units.iter().map(|c| c.last_cell).collect();
     let from_memory = lattice::remembered_shift(&cells, &last, MIN_REMEMBERED);
+    let territory_rows: Vec<i32> = territories
+        .iter()
+        .map(|q| lattice::cell_of(h, q, p).1)
+        .collect();
     let row_score = |shift: i32| -> i32 {
-        seen.iter()
+        let units: i32 = seen
+            .iter()
             .map(|&((_, row), turn)| {
                 let row = row + shift;
                 let on = (0..ROWS).contains(&row) as i32;
@@ -172,7 +222,17 @@ fn place_rows(h: &H3, pitch_mm: [f64; 2], units: &[SlotCard]) -> Candidate {
                 };
                 on + facing
             })
-            .sum()
+            .sum();
+        let beside: i32 = territory_rows
+            .iter()
+            .map(|&row| match row + shift {
+                r if (0..ROWS).contains(&r) => -2,
+                // The strips reach up to two cards' depth from the rows.
+                r if (-2..0).contains(&r) || (ROWS..ROWS + 2).contains(&r) => 1,
+                _ => 0,
+            })
+            .sum();
+        units + beside
     };
     let row_shift = (-8..=8)
         .max_by_key(|&s| (row_score(s), -s.abs()))
@@ -260,7 +320,7 @@ mod tests {
                 [0.0, 100.0],
                 [0.0, 0.0],
             );
-            let cal = duel_frame(&units, Some(near)).unwrap();
+            let cal = duel_frame(&units, &[], Some(near)).unwrap();
             assert_eq!(cells_of(&cal, &units), cells, "yaw {yaw}");
             let Calibration::Cards { allied_side, .. } = cal else {
                 panic!("cards frame");
@@ -270,9 +330,67 @@ mod tests {
     }
 
     #[test]
+    fn the_answer_holds_when_most_units_are_tapped() {
+        // Four of six units sideways: turned a quarter, the fit sees them upright.
+        let cells = [
+            (0, 0, 1),
+            (1, 0, 3),
+            (2, 0, 0),
+            (0, 1, 1),
+            (1, 1, 3),
+            (3, 1, 2),
+        ];
+        for yaw in [0.0, 100.0, 200.0, 300.0] {
+            let to_image = camera(yaw);
+            let units = seen(&to_image, &cells);
+            let near = lattice::image_direction(
+                &geometry::invert(&to_image).unwrap(),
+                [0.0, 100.0],
+                [0.0, 0.0],
+            );
+            let cal = duel_frame(&units, &[], Some(near)).unwrap();
+            assert_eq!(cells_of(&cal, &units), cells, "yaw {yaw}");
+            let Calibration::Cards { allied_side, .. } = cal else {
+                panic!("cards frame");
+            };
+            assert_eq!(allied_side.from, AlliedFrom::Asked);
+        }
+    }
+
+    #[test]
+    fn a_unit_card_laid_as_a_territory_beside_territory_cards_is_not_taken_for_a_unit() {
+        let to_image = camera(20.0);
+        // A far unit turned sideways, and beyond the far row a strip of territories: a unit card
+        // face up among two territory cards and a back.
+        let cells = [(1, 1, 1), (0, 2, 2)];
+        let units = seen(&to_image, &cells);
+        let strip: Vec<[[f64; 2]; 4]> = seen(&to_image, &[(1, 2, 2), (2, 2, 2), (3, 2, 2)])
+            .iter()
+            .map(|c| c.corners)
+            .collect();
+        let near = lattice::image_direction(
+            &geometry::invert(&to_image).unwrap(),
+            [0.0, 100.0],
+            [0.0, 0.0],
+        );
+        // Rows and turns (which 陣地 along the row nothing on this table says).
+        let rows = |cal: &Calibration| -> Vec<(i32, u8)> {
+            cells_of(cal, &units)
+                .iter()
+                .map(|&(_, r, t)| (r, t))
+                .collect()
+        };
+        let cal = duel_frame(&units, &strip, Some(near)).unwrap();
+        assert_eq!(rows(&cal), vec![(1, 1), (2, 2)]);
+        // Without the territories the unit card in the strip is a far unit, the rows one off.
+        let cal = duel_frame(&units, &[], Some(near)).unwrap();
+        assert_eq!(rows(&cal), vec![(0, 1), (1, 2)]);
+    }
+
+    #[test]
     fn unanswered_the_near_side_is_a_guess_and_a_lone_unit_takes_the_middle_slot() {
         let units = seen(&camera(0.0), &[(0, 1, 2)]);
-        let cal = duel_frame(&units, None).unwrap();
+        let cal = duel_frame(&units, &[], None).unwrap();
         assert!(cal.allied_side_unknown());
         // Near taken to be the image's bottom: a unit upright to the top is far; alone, it takes
         // the middle 陣地.
@@ -285,7 +403,7 @@ mod tests {
         let mut units = seen(&to_image, &[(4, 0, 0), (3, 1, 2)]);
         units[0].last_cell = Some((4, 0));
         units[1].last_cell = Some((3, 1));
-        let cal = duel_frame(&units, None).unwrap();
+        let cal = duel_frame(&units, &[], None).unwrap();
         assert_eq!(cells_of(&cal, &units), vec![(4, 0, 0), (3, 1, 2)]);
         let Calibration::Cards { allied_side, .. } = cal else {
             panic!("cards frame");
@@ -299,12 +417,12 @@ mod tests {
         // Remembered in the middle; then a unit three to its left.
         let mut units = seen(&to_image, &[(3, 0, 0), (0, 0, 0)]);
         units[0].last_cell = Some((2, 0));
-        let cal = duel_frame(&units, None).unwrap();
+        let cal = duel_frame(&units, &[], None).unwrap();
         assert_eq!(cells_of(&cal, &units), vec![(3, 0, 0), (0, 0, 0)]);
     }
 
     #[test]
     fn no_unit_no_frame() {
-        assert!(duel_frame(&[], None).unwrap().homography().is_none());
+        assert!(duel_frame(&[], &[], None).unwrap().homography().is_none());
     }
 }

@@ -361,6 +361,9 @@ pub struct CardResult {
     pub place: Place,
     pub covered: bool,
     pub detected: bool,
+    /// Where the reading put it (`None`: not found, or found and placed nowhere).
+    #[serde(default)]
+    pub read_place: Option<Place>,
     /// Named right (the back counts as a name).
     pub identity_ok: bool,
     /// In the right 陣地, or among the right side's territories.
@@ -498,6 +501,7 @@ pub fn compare_cards(
                 place: t.place,
                 covered: t.covered,
                 detected: seen.is_some(),
+                read_place: read.map(|r| r.0),
                 identity_ok: seen.is_some_and(|o| o.card.as_deref() == Some(t.card.as_str())),
                 place_ok,
                 slot_up_to_shift_ok: false,
