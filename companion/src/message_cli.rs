@@ -119,6 +119,10 @@ enum Cmd {
         /// with manifest.json; seats from the seat cards) instead of rendering scenes.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
+        /// Also write each scene's outcome (how every card was read, its phantoms) to FILE, one
+        /// JSON line a scene, to look at the failures.
+        #[arg(long, value_name = "FILE")]
+        outcomes: Option<PathBuf>,
         #[command(flatten)]
         detector: crate::vision_cli::DetectorChoice,
     },
@@ -458,6 +462,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seat_cards,
             camera,
             scenes_dir,
+            outcomes: outcomes_file,
             detector,
         } => {
             let cat = Catalogue::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -500,6 +505,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     (outcomes, "the scene renderer".to_string())
                 }
             };
+            if let Some(path) = &outcomes_file {
+                crate::table::files::write_json_lines(path, &outcomes)?;
+            }
             crate::message_table::report::eval_report(&outcomes, &source, json)
         }
         Cmd::Check { data, json } => check(&data, json),

@@ -407,7 +407,7 @@ fn report(
     output: &EvalOutput,
 ) -> anyhow::Result<ExitCode> {
     if let Some(path) = &output.outcomes {
-        write_outcomes(path, outcomes)?;
+        crate::table::files::write_json_lines(path, outcomes)?;
     }
     let json = output.json;
     let summary = vision::games::duel::summarise(outcomes, first_seed);
@@ -465,17 +465,4 @@ fn report(
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// One JSON line a scene.
-fn write_outcomes(
-    path: &Path,
-    outcomes: &[vision::games::duel::DuelOutcome],
-) -> anyhow::Result<()> {
-    let mut text = String::new();
-    for outcome in outcomes {
-        text.push_str(&serde_json::to_string(outcome)?);
-        text.push('\n');
-    }
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -54,6 +54,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot rewrite {}", path.display()))
 }
 
+/// Writes `items` to `path`, one JSON line each (an evaluation's outcome per scene).
+pub fn write_json_lines<T: serde::Serialize>(path: &Path, items: &[T]) -> anyhow::Result<()> {
+    refuse_link(path)?;
+    let mut text = String::new();
+    for item in items {
+        text.push_str(&serde_json::to_string(item)?);
+        text.push('\n');
+    }
+    write_atomic(path, text.as_bytes())
+}
+
 /// Text from a data file made safe for a terminal: control characters (escape sequences, carriage
 /// returns) become U+FFFD, so a crafted name cannot rewrite the screen.
 pub fn printable(text: &str) -> String {

@@ -35,6 +35,17 @@ pub struct CardResult {
     /// The colour from the header pixels alone.
     pub pixel_colour_ok: bool,
     pub seat_ok: bool,
+    /// The reading that belongs to this card, to look at a failure (`None`: not found).
+    #[serde(default)]
+    pub read: Option<ReadOutline>,
+}
+
+/// Where a card was outlined and the colour counted for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadOutline {
+    pub corners: [[f32; 2]; 4],
+    pub colour: Option<message::Colour>,
+    pub covered: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -118,6 +129,11 @@ pub fn compare_cards(
                 colour_ok: r.is_some_and(|r| r.colour == Some(t.colour)),
                 pixel_colour_ok: r.is_some_and(|r| r.pixel_colour.map(|p| p.0) == Some(t.colour)),
                 seat_ok: r.is_some_and(|r| r.seat == Some(t.seat)),
+                read: r.map(|r| ReadOutline {
+                    corners: r.corners,
+                    colour: r.colour,
+                    covered: r.covered,
+                }),
             }
         })
         .collect();
