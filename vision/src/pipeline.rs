@@ -11,7 +11,7 @@ use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_of_card, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
 use crate::memory::{IdentifiedQuad, SinceScan, TableMemory, Unchanged};
-use crate::table::{grid_cell, MatOnly, NamedCard, TableLayout};
+use crate::table::{grid_cell, CardsSeen, MatOnly, NamedCard, TableLayout};
 use crate::types::*;
 use crate::VisionError;
 use opencv::core::Mat;
@@ -733,9 +733,14 @@ impl Scanner {
         });
         let fitted = match mat {
             Some(m) => Some(m),
-            None => self
-                .table
-                .frame_from_cards(&named, &unnamed, self.options.allied_towards)?,
+            None => self.table.frame_from_cards(
+                &CardsSeen {
+                    named: &named,
+                    unnamed: &unnamed,
+                    image_size: [f64::from(image.cols()), f64::from(image.rows())],
+                },
+                self.options.allied_towards,
+            )?,
         };
         let (calibration, layout) = match fitted {
             Some((c, l)) => (c, Some(l)),

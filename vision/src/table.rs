@@ -17,6 +17,17 @@ pub struct NamedCard<'a> {
     pub last_cell: Option<(u8, u8)>,
 }
 
+/// What a frame fit from the cards has to go on in one frame.
+#[derive(Clone, Copy, Debug)]
+pub struct CardsSeen<'a> {
+    pub named: &'a [NamedCard<'a>],
+    /// Outlines of cards seen but not named (under a hand, too far), which may say how far the
+    /// grid reaches but not how it lies.
+    pub unnamed: &'a [[[f64; 2]; 4]],
+    /// The frame's width and height, pixels.
+    pub image_size: [f64; 2],
+}
+
 pub trait TableLayout: Send + Sync {
     /// The mats whose markers give the frame.
     fn mats(&self) -> Vec<MatLayout>;
@@ -46,14 +57,11 @@ pub trait TableLayout: Send + Sync {
         }
     }
 
-    /// The frame and grid from the named cards when no mat was seen; `None` when this game places
-    /// cards only with its mat. `unnamed`: outlines of cards seen but not named (under a hand, too
-    /// far), which may say how far the grid reaches but not how it lies. `allied_towards`: the
-    /// players' answer to which side is whose.
+    /// The frame and grid from the cards seen when no mat was seen; `None` when this game places
+    /// cards only with its mat. `allied_towards`: the players' answer to which side is whose.
     fn frame_from_cards(
         &self,
-        named: &[NamedCard],
-        unnamed: &[[[f64; 2]; 4]],
+        seen: &CardsSeen,
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError>;
 }
@@ -71,8 +79,7 @@ impl TableLayout for MatOnly {
 
     fn frame_from_cards(
         &self,
-        _named: &[NamedCard],
-        _unnamed: &[[[f64; 2]; 4]],
+        _seen: &CardsSeen,
         _allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
         Ok(None)

@@ -39,6 +39,15 @@ pub struct GridCard {
     pub last_cell: Option<(u8, u8)>,
 }
 
+/// What the Blitz grid fit has to go on in one frame.
+pub struct GridSeen<'a> {
+    pub cards: &'a [GridCard],
+    /// Outlines seen but not named (cards under a hand, too far to name).
+    pub unnamed: &'a [[[f64; 2]; 4]],
+    /// The frame's width and height, pixels.
+    pub image_size: [f64; 2],
+}
+
 /// One way to lay the Blitz grid on the fitted lattice: a quarter turn, then whole-cell shifts.
 struct Candidate {
     homography: H3,
@@ -58,15 +67,16 @@ impl Candidate {
 
 /// Fits the Blitz grid (`cols` columns, seven rows) from named cards seen from any side, no mat.
 /// Cards seen before keep their cells when they agree (a bumped camera or an emptied first column
-/// does not shift the grid); where the named cards span fewer columns than the grid, `unnamed`
-/// outlines beside them (cards under a hand) say which way it reaches; `allied_towards` (an image direction from the grid toward the Allied
+/// does not shift the grid); where the named cards span fewer columns than the grid, unnamed
+/// outlines beside them (cards under a hand) say which way it reaches, else the way that keeps it
+/// in the picture; `allied_towards` (an image direction from the grid toward the Allied
 /// player, as the players once answered) settles which side is Allied when nothing else can.
 pub fn blitz_frame(
-    cards: &[GridCard],
-    unnamed: &[[[f64; 2]; 4]],
+    seen: &GridSeen,
     cols: u8,
     allied_towards: Option<[f64; 2]>,
 ) -> Result<Calibration, VisionError> {
+    let cards = seen.cards;
     let quads: Vec<[[f64; 2]; 4]> = cards.iter().map(|c| c.corners).collect();
     let fronts: Vec<usize> = (0..cards.len())
         .filter(|&i| cards[i].role == BlitzRole::FrontLine)
@@ -106,13 +116,7 @@ pub fn blitz_frame(
     let candidates: Vec<Candidate> = (0..4u8)
         .map(|k| {
             let turned = geometry::mul(&lattice::quarter_turn(k), &h);
-            place_grid(
-                &turned,
-                lattice::turned_pitch(pitch, k),
-                cards,
-                unnamed,
-                cols,
-            )
+            place_grid(&turned, lattice::turned_pitch(pitch, k), seen, cols)
         })
         .collect();
     let best = candidates.iter().map(Candidate::total).max().unwrap_or(0);
@@ -174,15 +178,10 @@ pub fn blitz_frame(
 
 /// Shifts the turned lattice so cards seen before stay in their cells (when most agree), else so
 /// the front line is row 3 (or, without one, Allied cards lie near and Axis cards far) and the
-/// columns hold the named cards and as many unnamed outlines as they can (the leftmost card in
-/// column 0 when nothing else tells); scores how well the cards agree.
-fn place_grid(
-    h: &H3,
-    pitch_mm: [f64; 2],
-    cards: &[GridCard],
-    unnamed: &[[[f64; 2]; 4]],
-    cols: u8,
-) -> Candidate {
+/// columns hold the named cards and as many unnamed outlines as they can, then lie in the picture
+/// (the leftmost card in column 0 when nothing else tells); scores how well the cards agree.
+fn place_grid(h: &H3, pitch_mm: [f64; 2], frame: &GridSeen, cols: u8) -> Candidate {
+    let cards = frame.cards;
     let p = PITCH_MM;
     let seen: Vec<((i32, i32), u8, BlitzRole)> = cards
         .iter()
@@ -208,9 +207,13 @@ fn place_grid(
                 .unwrap_or(0)
         }
     };
-    let unnamed_cells: Vec<(i32, i32)> =
-        unnamed.iter().map(|q| lattice::cell_of(h, q, p)).collect();
-    let col_shift = column_shift(&cells, &unnamed_cells, row_shift, cols);
+    let unnamed_cells: Vec<(i32, i32)> = frame
+        .unnamed
+        .iter()
+        .map(|q| lattice::cell_of(h, q, p))
+        .collect();
+    let in_picture = |col: i32, row: i32| cell_in_picture(h, cards, (col, row), frame.image_size);
+    let col_shift = column_shift(&cells, &unnamed_cells, row_shift, cols, &in_picture);
     let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
     let remembered = lattice::count_remembered(&cells, &last, (col_shift, row_shift));
     let mut score = 0;
@@ -244,8 +247,16 @@ fn place_grid(
 
 /// The shift that puts the leftmost named card in column 0, unless the named cards span fewer
 /// columns than the grid and another shift that keeps them all on it also holds more of the
-/// unnamed outlines: a hand over the first column hides its cards' names, not their edges.
-fn column_shift(named: &[(i32, i32)], unnamed: &[(i32, i32)], row_shift: i32, cols: u8) -> i32 {
+/// unnamed outlines (a hand over the first column hides its cards' names, not always their
+/// edges), or as many and more of the grid's cells in the picture (players frame the whole board;
+/// `in_picture` takes a lattice cell before the shift).
+fn column_shift(
+    named: &[(i32, i32)],
+    unnamed: &[(i32, i32)],
+    row_shift: i32,
+    cols: u8,
+    in_picture: &dyn Fn(i32, i32) -> bool,
+) -> i32 {
     let (Some(left), Some(right)) = (
         named.iter().map(|c| c.0).min(),
         named.iter().map(|c| c.0).max(),
@@ -261,10 +272,38 @@ fn column_shift(named: &[(i32, i32)], unnamed: &[(i32, i32)], row_shift: i32, co
             })
             .count()
     };
+    let cells_in_picture = |shift: i32| {
+        (0..cols as i32)
+            .flat_map(|col| (0..BLITZ_ROWS).map(move |row| (col, row)))
+            .filter(|&(col, row)| in_picture(col - shift, row - row_shift))
+            .count()
+    };
     let leftmost_first = -left;
     (leftmost_first..=cols as i32 - 1 - right)
-        .max_by_key(|&shift| (on_grid(shift), shift == leftmost_first))
+        .max_by_key(|&shift| {
+            (
+                on_grid(shift),
+                cells_in_picture(shift),
+                shift == leftmost_first,
+            )
+        })
         .unwrap_or(leftmost_first)
+}
+
+/// Whether the middle of lattice cell `cell` (under `h`, image → lattice mm) lies in a picture of
+/// `size` pixels, on the same side of the camera as the cards seen.
+fn cell_in_picture(h: &H3, cards: &[GridCard], cell: (i32, i32), size: [f64; 2]) -> bool {
+    let (Some(to_image), Some(card)) = (geometry::invert(h), cards.first()) else {
+        return false;
+    };
+    let depth = |p: [f64; 2]| to_image[2][0] * p[0] + to_image[2][1] * p[1] + to_image[2][2];
+    let seen_depth = depth(geometry::apply(h, geometry::centroid(&card.corners)));
+    let middle = [
+        (cell.0 as f64 + 0.5) * PITCH_MM,
+        (cell.1 as f64 + 0.5) * PITCH_MM,
+    ];
+    let [x, y] = geometry::apply(&to_image, middle);
+    depth(middle) * seen_depth > 0.0 && (0.0..size[0]).contains(&x) && (0.0..size[1]).contains(&y)
 }
 
 /// +2 for each Allied card on rows 0–2 and each Axis card on rows 4–6, −2 the other way round,
@@ -298,23 +337,43 @@ pub fn allied_direction(h: &H3, cols: u8) -> [f64; 2] {
 mod tests {
     use super::column_shift;
 
+    fn everywhere(_: i32, _: i32) -> bool {
+        true
+    }
+
     #[test]
     fn the_leftmost_named_card_is_column_0_when_nothing_else_tells() {
         let named = [(2, 0), (3, 1), (4, 3)];
-        assert_eq!(column_shift(&named, &[], 0, 4), -2);
+        assert_eq!(column_shift(&named, &[], 0, 4, &everywhere), -2);
         // An unnamed outline the shift keeps on the grid anyway changes nothing.
-        assert_eq!(column_shift(&named, &[(3, 2)], 0, 4), -2);
+        assert_eq!(column_shift(&named, &[(3, 2)], 0, 4, &everywhere), -2);
     }
 
     #[test]
     fn unnamed_outlines_beside_a_narrow_span_say_where_the_grid_reaches() {
         let named = [(2, 0), (3, 1), (4, 3)];
         // Outlines in the column left of the named ones: that column is the grid's first.
-        assert_eq!(column_shift(&named, &[(1, 0), (1, 2)], 0, 4), -1);
+        assert_eq!(
+            column_shift(&named, &[(1, 0), (1, 2)], 0, 4, &everywhere),
+            -1
+        );
         // Off the grid's rows they say nothing.
-        assert_eq!(column_shift(&named, &[(1, 9)], 0, 4), -2);
+        assert_eq!(column_shift(&named, &[(1, 9)], 0, 4, &everywhere), -2);
         // A span as wide as the grid leaves no choice, whatever lies beside it.
         let wide = [(1, 0), (4, 3)];
-        assert_eq!(column_shift(&wide, &[(0, 0), (0, 1)], 0, 4), -1);
+        assert_eq!(
+            column_shift(&wide, &[(0, 0), (0, 1)], 0, 4, &everywhere),
+            -1
+        );
+    }
+
+    #[test]
+    fn with_nothing_beside_it_the_grid_stays_in_the_picture() {
+        let named = [(2, 0), (3, 1), (4, 3)];
+        // Lattice column 5 (grid column 3 with the leftmost card in column 0) is out of the picture.
+        let left_of_5 = |col: i32, _row: i32| col < 5;
+        assert_eq!(column_shift(&named, &[], 0, 4, &left_of_5), -1);
+        // Outlines beside the span still come first.
+        assert_eq!(column_shift(&named, &[(5, 1)], 0, 4, &left_of_5), -2);
     }
 }

@@ -1,12 +1,12 @@
 //! The Blitz table as the scanner sees it: its mats, and without one the grid from the front-line,
 //! Allied and Axis cards (`frame.rs`).
 
-use super::frame::{blitz_frame, BlitzRole, GridCard};
+use super::frame::{blitz_frame, BlitzRole, GridCard, GridSeen};
 use crate::geometry::{self, H3};
 use crate::identify::ReferenceSet;
 use crate::mats::MatLayout;
 use crate::pipeline::{Scanner, ScannerOptions};
-use crate::table::{NamedCard, TableLayout};
+use crate::table::{CardsSeen, NamedCard, TableLayout};
 use crate::VisionError;
 use blitz::catalogue::{CardKind, Catalogue, Side};
 use std::collections::HashMap;
@@ -72,11 +72,11 @@ impl TableLayout for BlitzTable {
 
     fn frame_from_cards(
         &self,
-        named: &[NamedCard],
-        unnamed: &[[[f64; 2]; 4]],
+        seen: &CardsSeen,
         allied_towards: Option<[f64; 2]>,
     ) -> Result<Option<(crate::Calibration, MatLayout)>, VisionError> {
-        let cards: Vec<GridCard> = named
+        let cards: Vec<GridCard> = seen
+            .named
             .iter()
             .map(|c| GridCard {
                 corners: c.corners,
@@ -84,7 +84,15 @@ impl TableLayout for BlitzTable {
                 last_cell: c.last_cell,
             })
             .collect();
-        let calibration = blitz_frame(&cards, unnamed, self.cols, allied_towards)?;
+        let calibration = blitz_frame(
+            &GridSeen {
+                cards: &cards,
+                unnamed: seen.unnamed,
+                image_size: seen.image_size,
+            },
+            self.cols,
+            allied_towards,
+        )?;
         Ok(Some((calibration, MatLayout::blitz(self.cols))))
     }
 }

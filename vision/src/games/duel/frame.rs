@@ -7,7 +7,7 @@ use super::faces::BACK_ID;
 use crate::geometry::{self, H3};
 use crate::lattice::{self, LatticeSpec};
 use crate::mats::{MatLayout, PITCH_MM};
-use crate::table::{NamedCard, TableLayout};
+use crate::table::{CardsSeen, TableLayout};
 use crate::types::{AlliedFrom, AlliedSide, Calibration};
 use crate::VisionError;
 use duel::{Catalogue, Kind};
@@ -62,10 +62,10 @@ impl TableLayout for DuelTable {
 
     fn frame_from_cards(
         &self,
-        named: &[NamedCard],
-        _unnamed: &[[[f64; 2]; 4]],
+        seen: &CardsSeen,
         near_towards: Option<[f64; 2]>,
     ) -> Result<Option<(Calibration, MatLayout)>, VisionError> {
+        let named = seen.named;
         let units: Vec<SlotCard> = named
             .iter()
             .filter(|c| c.id != BACK_ID && self.units.contains(c.id))
