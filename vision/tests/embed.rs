@@ -455,10 +455,10 @@ fn two_boards_read(
 }
 
 /// Two tuning boards from the second compositor (models/detect/export_boards.py, seeds 612028 and
-/// 612075): a side camera with the far row half under an arm, whose grid the visible cards put a
-/// column off, and an end camera at 44° whose far card's frame is too soft to find. The learned
-/// detector finds the cards the frame holes miss, and the table's identifier names them as
-/// frame holes: both boards read exactly, where the frame holes alone read neither.
+/// 612075): a side camera with the far row half under an arm, and an end camera at 44° whose far
+/// card's frame is too soft to find. The learned detector finds the cards the frame holes miss,
+/// and the table's identifier names them as frame holes: both boards read exactly, where the
+/// frame holes alone miss a card.
 #[test]
 fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
     use vision::identifier::IdentifierKind;
@@ -470,7 +470,8 @@ fn the_learned_detector_finds_the_cards_the_frame_holes_miss() {
         .with_card_detector(Some(card_detector()));
     let frame_only = scanners.pop().expect("two scanners");
     let before = two_boards_read(&frame_only, &dir, 612028);
-    assert_eq!(before.whole_board_exact, 0.0, "{before:#?}");
+    assert!(before.missed_rate > 0.0, "{before:#?}");
+    assert!(before.whole_board_exact < 1.0, "{before:#?}");
     let after = two_boards_read(&with_learned, &dir, 612028);
     assert_eq!(after.whole_board_exact, 1.0, "{after:#?}");
     assert_eq!(after.wrong_confident_rate, 0.0);

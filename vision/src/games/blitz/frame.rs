@@ -212,7 +212,7 @@ fn place_grid(h: &H3, pitch_mm: [f64; 2], frame: &GridSeen, cols: u8) -> Candida
         .iter()
         .map(|q| lattice::cell_of(h, q, p))
         .collect();
-    let in_picture = |col: i32, row: i32| cell_in_picture(h, cards, (col, row), frame.image_size);
+    let in_picture = picture_test(h, cards, frame.image_size);
     let col_shift = column_shift(&cells, &unnamed_cells, row_shift, cols, &in_picture);
     let (col_shift, row_shift) = from_memory.unwrap_or((col_shift, row_shift));
     let remembered = lattice::count_remembered(&cells, &last, (col_shift, row_shift));
@@ -290,20 +290,24 @@ fn column_shift(
         .unwrap_or(leftmost_first)
 }
 
-/// Whether the middle of lattice cell `cell` (under `h`, image → lattice mm) lies in a picture of
-/// `size` pixels, on the same side of the camera as the cards seen.
-fn cell_in_picture(h: &H3, cards: &[GridCard], cell: (i32, i32), size: [f64; 2]) -> bool {
-    let (Some(to_image), Some(card)) = (geometry::invert(h), cards.first()) else {
-        return false;
-    };
-    let depth = |p: [f64; 2]| to_image[2][0] * p[0] + to_image[2][1] * p[1] + to_image[2][2];
-    let seen_depth = depth(geometry::apply(h, geometry::centroid(&card.corners)));
-    let middle = [
-        (cell.0 as f64 + 0.5) * PITCH_MM,
-        (cell.1 as f64 + 0.5) * PITCH_MM,
-    ];
-    let [x, y] = geometry::apply(&to_image, middle);
-    depth(middle) * seen_depth > 0.0 && (0.0..size[0]).contains(&x) && (0.0..size[1]).contains(&y)
+/// Whether the middle of a lattice cell (col, row) under `h` (image → lattice mm) lies in a
+/// picture of `size` pixels, on the same side of the camera as the cards seen (no cell does
+/// where `h` has no inverse).
+fn picture_test(h: &H3, cards: &[GridCard], size: [f64; 2]) -> impl Fn(i32, i32) -> bool {
+    let to_image = geometry::invert(h);
+    let depth = move |p: [f64; 2]| to_image.map(|m| m[2][0] * p[0] + m[2][1] * p[1] + m[2][2]);
+    let seen_depth = cards
+        .first()
+        .and_then(|c| depth(geometry::apply(h, geometry::centroid(&c.corners))));
+    move |col, row| {
+        let (Some(m), Some(seen)) = (to_image, seen_depth) else {
+            return false;
+        };
+        let middle = [(col as f64 + 0.5) * PITCH_MM, (row as f64 + 0.5) * PITCH_MM];
+        let [x, y] = geometry::apply(&m, middle);
+        let same_side = depth(middle).is_some_and(|d| d * seen > 0.0);
+        same_side && (0.0..size[0]).contains(&x) && (0.0..size[1]).contains(&y)
+    }
 }
 
 /// +2 for each Allied card on rows 0–2 and each Axis card on rows 4–6, −2 the other way round,
