@@ -246,6 +246,28 @@ fn commands_work_from_another_directory() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs an eval command with `--outcomes FILE` added and returns the JSON lines it wrote there
+/// (one a scene), asserting it succeeded.
+pub fn eval_outcomes(args: &[&str]) -> Vec<serde_json::Value> {
+    let dir = std::env::temp_dir().join(format!(
+        "arbiter-outcomes-{}-{}",
+        args.join("-"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("outcomes.jsonl");
+    let mut with_file = args.to_vec();
+    with_file.extend(["--outcomes", file.to_str().unwrap()]);
+    let (ok, text) = run_combined(&with_file);
+    assert!(ok, "{text}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    written
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
 /// Lines in a journal file (0 when there is none yet).
 pub fn lines_in(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path).map_or(0, |t| t.lines().count())

@@ -339,34 +339,15 @@ fn duel_table_plays_the_catalogue_and_decks_given_and_resumes_without_them() {
 /// `duel eval-table --outcomes FILE`: one JSON line a scene, with where each card was read.
 #[test]
 fn duel_eval_table_writes_each_scenes_outcome() {
-    let dir = std::env::temp_dir().join(format!("arbiter-duel-outcomes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("outcomes.jsonl");
-    let path = file.to_str().unwrap();
-    let (ok, text) = run(&[
-        "duel",
-        "eval-table",
-        "--seed",
-        "900",
-        "--scenes",
-        "2",
-        "--outcomes",
-        path,
-    ]);
-    assert!(ok, "{text}");
-    let written = std::fs::read_to_string(&file).unwrap();
-    let scenes: Vec<serde_json::Value> = written
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    assert_eq!(scenes.len(), 2, "{written}");
+    let scenes =
+        crate::cli::eval_outcomes(&["duel", "eval-table", "--seed", "900", "--scenes", "2"]);
+    assert_eq!(scenes.len(), 2, "{scenes:?}");
     assert_eq!(scenes[0]["seed"], 900);
     let cards = scenes[0]["cards"].as_array().expect("cards");
     assert!(!cards.is_empty());
     // Where each card was read is kept (seed 900 is a floor test's scene: its cards are read).
     assert!(
         cards.iter().any(|c| c["read_place"].is_object()),
-        "{written}"
+        "{scenes:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

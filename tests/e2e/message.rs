@@ -555,31 +555,11 @@ fn message_table_headless_corrections_are_kept_journalled_and_undone() {
 /// `message eval --outcomes FILE`: one JSON line a scene, with each card's outline as read.
 #[test]
 fn message_eval_writes_each_scenes_outcome() {
-    let dir = std::env::temp_dir().join(format!("arbiter-message-outcomes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("outcomes.jsonl");
-    let path = file.to_str().unwrap();
-    let (ok, text) = run(&[
-        "message",
-        "eval",
-        "--scenes",
-        "1",
-        "--seed",
-        "1000",
-        "--outcomes",
-        path,
-    ]);
-    assert!(ok, "{text}");
-    let written = std::fs::read_to_string(&file).unwrap();
-    let scenes: Vec<serde_json::Value> = written
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    assert_eq!(scenes.len(), 1, "{written}");
+    let scenes = crate::cli::eval_outcomes(&["message", "eval", "--scenes", "1", "--seed", "1000"]);
+    assert_eq!(scenes.len(), 1, "{scenes:?}");
     let cards = scenes[0]["cards"].as_array().expect("cards");
     assert!(
         cards.iter().any(|c| c["read"]["corners"].is_array()),
-        "{written}"
+        "{scenes:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -309,24 +309,33 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_full_table_lands_in_its_slots_whatever_the_yaw_once_near_is_answered() {
-        let cells = [(0, 0, 0), (2, 0, 1), (4, 0, 0), (1, 1, 2), (3, 1, 3)];
-        for yaw in [0.0, 45.0, 90.0, 180.0, 250.0, 310.0] {
+    /// The image direction toward the near player, as the players would answer it.
+    fn near_of(to_image: &H3) -> [f64; 2] {
+        lattice::image_direction(
+            &geometry::invert(to_image).unwrap(),
+            [0.0, 100.0],
+            [0.0, 0.0],
+        )
+    }
+
+    /// Units on `cells` seen from each of `yaws` land there once near is answered.
+    fn land_once_answered(cells: &[(i32, i32, u8)], yaws: &[f64]) {
+        for &yaw in yaws {
             let to_image = camera(yaw);
-            let units = seen(&to_image, &cells);
-            let near = lattice::image_direction(
-                &geometry::invert(&to_image).unwrap(),
-                [0.0, 100.0],
-                [0.0, 0.0],
-            );
-            let cal = duel_frame(&units, &[], Some(near)).unwrap();
+            let units = seen(&to_image, cells);
+            let cal = duel_frame(&units, &[], Some(near_of(&to_image))).unwrap();
             assert_eq!(cells_of(&cal, &units), cells, "yaw {yaw}");
             let Calibration::Cards { allied_side, .. } = cal else {
                 panic!("cards frame");
             };
             assert_eq!(allied_side.from, AlliedFrom::Asked);
         }
+    }
+
+    #[test]
+    fn a_full_table_lands_in_its_slots_whatever_the_yaw_once_near_is_answered() {
+        let cells = [(0, 0, 0), (2, 0, 1), (4, 0, 0), (1, 1, 2), (3, 1, 3)];
+        land_once_answered(&cells, &[0.0, 45.0, 90.0, 180.0, 250.0, 310.0]);
     }
 
     #[test]
@@ -340,21 +349,7 @@ mod tests {
             (1, 1, 3),
             (3, 1, 2),
         ];
-        for yaw in [0.0, 100.0, 200.0, 300.0] {
-            let to_image = camera(yaw);
-            let units = seen(&to_image, &cells);
-            let near = lattice::image_direction(
-                &geometry::invert(&to_image).unwrap(),
-                [0.0, 100.0],
-                [0.0, 0.0],
-            );
-            let cal = duel_frame(&units, &[], Some(near)).unwrap();
-            assert_eq!(cells_of(&cal, &units), cells, "yaw {yaw}");
-            let Calibration::Cards { allied_side, .. } = cal else {
-                panic!("cards frame");
-            };
-            assert_eq!(allied_side.from, AlliedFrom::Asked);
-        }
+        land_once_answered(&cells, &[0.0, 100.0, 200.0, 300.0]);
     }
 
     #[test]
@@ -368,11 +363,7 @@ mod tests {
             .iter()
             .map(|c| c.corners)
             .collect();
-        let near = lattice::image_direction(
-            &geometry::invert(&to_image).unwrap(),
-            [0.0, 100.0],
-            [0.0, 0.0],
-        );
+        let near = near_of(&to_image);
         // Rows and turns (which 陣地 along the row nothing on this table says).
         let rows = |cal: &Calibration| -> Vec<(i32, u8)> {
             cells_of(cal, &units)
