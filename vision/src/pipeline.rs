@@ -715,11 +715,6 @@ impl Scanner {
                 })
             })
             .collect();
-        let unnamed: Vec<[[f64; 2]; 4]> = found
-            .iter()
-            .filter(|f| f.card.is_none())
-            .map(|f| f.corners)
-            .collect();
         // Two markers on one edge leave the rest of the mat to extrapolation, a whole row or column
         // off at 35° tilt: the game says whether such a fit agrees with the cards; if not, the
         // cards fit the frame themselves.
@@ -733,14 +728,20 @@ impl Scanner {
         });
         let fitted = match mat {
             Some(m) => Some(m),
-            None => self.table.frame_from_cards(
-                &CardsSeen {
+            None => {
+                let unnamed: Vec<[[f64; 2]; 4]> = found
+                    .iter()
+                    .filter(|f| f.card.is_none())
+                    .map(|f| f.corners)
+                    .collect();
+                let seen = CardsSeen {
                     named: &named,
                     unnamed: &unnamed,
                     image_size: [f64::from(image.cols()), f64::from(image.rows())],
-                },
-                self.options.allied_towards,
-            )?,
+                };
+                self.table
+                    .frame_from_cards(&seen, self.options.allied_towards)?
+            }
         };
         let (calibration, layout) = match fitted {
             Some((c, l)) => (c, Some(l)),
