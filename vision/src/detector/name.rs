@@ -248,30 +248,24 @@ fn tell_siblings_apart(
     corners: &Corners,
     embedding: &[f32],
 ) -> Result<Option<Told>, VisionError> {
-    let near = || {
-        near_prints(
-            learned,
-            embedding,
-            SIBLING_CANDIDATES,
-            SIBLING_MIN_NEAREST,
-            SIBLING_WITHIN,
-            0,
-        )
-    };
+    if learned.pairs.is_none() && learned.siblings.is_none() {
+        return Ok(None);
+    }
+    let candidates = near_prints(
+        learned,
+        embedding,
+        SIBLING_CANDIDATES,
+        SIBLING_MIN_NEAREST,
+        SIBLING_WITHIN,
+        0,
+    );
     let turns = [*corners, turned(corners, 2)];
     let at = turns.map(|t| px(&t));
-    let (ranked, names, candidates): (_, fn(&Seen) -> bool, _) =
-        match (&learned.pairs, &learned.siblings) {
-            (Some(pairs), _) => {
-                let near = near();
-                (pairs.rank(image, &at, &near)?, pair_names, near)
-            }
-            (None, Some(siblings)) => {
-                let near = near();
-                (siblings.rank(image, &at, &near)?, sibling_names, near)
-            }
-            (None, None) => return Ok(None),
-        };
+    let (ranked, names): (_, fn(&Seen) -> bool) = match (&learned.pairs, &learned.siblings) {
+        (Some(pairs), _) => (pairs.rank(image, &at, &candidates)?, pair_names),
+        (None, Some(siblings)) => (siblings.rank(image, &at, &candidates)?, sibling_names),
+        (None, None) => return Ok(None),
+    };
     Ok(ranked.map(|(seen, i)| Told {
         names: names(&seen),
         corners: turns[i],
