@@ -353,6 +353,11 @@ pub enum Command {
         /// manifest.json) instead of rendering; --scenes limits how many.
         #[arg(long)]
         scenes_dir: Option<PathBuf>,
+        /// Write each scene's outcome (every card's truth and read, every outline reported and
+        /// the card it lies on) to FILE, one JSON line a scene, to look at the failures. One
+        /// identifier, no hard or unknown conditions.
+        #[arg(long, value_name = "FILE")]
+        outcomes: Option<PathBuf>,
         #[command(flatten)]
         detector: DetectorChoice,
     },
@@ -520,6 +525,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             players,
             mat,
             scenes_dir,
+            outcomes,
             detector,
         } => {
             let cols = if players >= 4 { 5 } else { 4 };
@@ -535,6 +541,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     cols,
                     mat: mat.drawn(),
                     scenes_dir,
+                    outcomes,
                     detector,
                 };
                 return eval.run(
@@ -545,6 +552,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 );
             }
             blitz_only(game)?;
+            if outcomes.is_some() {
+                anyhow::bail!(
+                    "--outcomes takes one identifier and no --hard or --unknown condition"
+                );
+            }
             let mut options = vision::ScannerOptions::default();
             if let Some(m) = min_margin {
                 options.min_margin = m;
@@ -1011,6 +1023,7 @@ struct Eval {
     cols: u8,
     mat: Option<bool>,
     scenes_dir: Option<PathBuf>,
+    outcomes: Option<PathBuf>,
     detector: DetectorChoice,
 }
 
@@ -1032,6 +1045,7 @@ impl Eval {
             cols,
             mat,
             scenes_dir,
+            outcomes: outcomes_file,
             detector,
         } = self;
         blitz_only(game)?;
@@ -1087,6 +1101,9 @@ impl Eval {
                 true,
             )?,
         };
+        if let Some(path) = &outcomes_file {
+            crate::table::files::write_json_lines(path, &outcomes)?;
+        }
         let conditions = vision::eval::by_condition(&outcomes);
         if json {
             let both = serde_json::json!({ "summary": s, "by_condition": conditions });

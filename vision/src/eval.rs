@@ -22,6 +22,18 @@ pub struct CardOutcome {
     pub corners: [[f32; 2]; 4],
 }
 
+/// One outline the scanner reported, and where it lies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeenOutline {
+    pub card: Option<String>,
+    pub corners: [[f32; 2]; 4],
+    pub covered: bool,
+    pub confidence: f32,
+    /// The index in the truth's cards of the card whose outline holds its centre; `None` where
+    /// no card lies.
+    pub on_card: Option<usize>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SceneOutcome {
     pub seed: u64,
@@ -46,6 +58,10 @@ pub struct SceneOutcome {
     /// words for the report: "partly hidden, 52×71 px at (x, y)".
     #[serde(default)]
     pub phantom_places: Vec<String>,
+    /// Every outline the scanner reported, with the truth card it lies on (for looking at
+    /// failures: `eval-vision --outcomes`).
+    #[serde(default)]
+    pub seen: Vec<SeenOutline>,
     /// Every visible card named, placed and oriented right, and nothing extra: no wrong name, no
     /// phantom.
     pub exact: bool,
@@ -79,11 +95,19 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         .collect();
     let mut wrong_names = Vec::new();
     let mut phantom_places = Vec::new();
+    let mut seen = Vec::with_capacity(obs.cards.len());
     for o in &obs.cards {
         let c = [o.center[0] as f64, o.center[1] as f64];
         let owner = truth.cards.iter().enumerate().rev().find(|(_, t)| {
             let poly = t.corners.map(|p| [p[0] as f64, p[1] as f64]);
             point_in_convex(c, &poly)
+        });
+        seen.push(SeenOutline {
+            card: o.card.clone(),
+            corners: o.corners,
+            covered: o.covered,
+            confidence: o.confidence,
+            on_card: owner.map(|(i, _)| i),
         });
         match owner {
             Some((i, t)) => {
@@ -148,6 +172,7 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         wrong_named,
         wrong_names,
         phantom_places,
+        seen,
         exact,
         timings: obs.timings.clone(),
     }

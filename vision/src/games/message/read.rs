@@ -49,7 +49,7 @@ pub fn read_colour(
         (CARD_W_MM * PATCH_PX_PER_MM).round() as i32,
         (CARD_H_MM * PATCH_PX_PER_MM).round() as i32,
     );
-    let src: Vec<[f64; 2]> = corners.iter().map(|p| [p[0] as f64, p[1] as f64]).collect();
+    let src = upright_order(corners);
     let Some(patch) = geometry::warp_quad(image, &src, w, h, INTER_AREA)? else {
         return Ok(None);
     };
@@ -84,6 +84,17 @@ pub fn read_colour(
     }
     let sure = ((d[1].1 - d[0].1) / 0.4).clamp(0.0, 1.0) as f32;
     Ok(Some((d[0].0, sure)))
+}
+
+/// The outline's corners ordered so that its first side is a short one, as the upright patch's
+/// top is: an unnamed card's outline may start on either side, and read across it the band
+/// would cross the picture. A square outline keeps its order.
+fn upright_order(corners: &[[f32; 2]; 4]) -> Vec<[f64; 2]> {
+    let p: Vec<[f64; 2]> = corners.iter().map(|c| [c[0] as f64, c[1] as f64]).collect();
+    let side = |k: usize| crate::detect::dist(p[k], p[(k + 1) % 4]);
+    let first_longer = side(0) + side(2) > side(1) + side(3);
+    let start = usize::from(first_longer);
+    (0..4).map(|k| p[(start + k) % 4]).collect()
 }
 
 /// Per-channel percentile (0–1) of a region.
@@ -136,4 +147,74 @@ pub fn read_seats(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::message::faces::{faces, render};
+    use opencv::core::{Scalar, CV_8UC3};
+
+    /// An unnamed card's outline may start at any corner: the colour is read the same from each,
+    /// the card lying upright or turned a quarter.
+    #[test]
+    fn the_colour_is_read_from_an_outline_starting_at_any_corner() {
+        let cat = message::Catalogue::shipped().expect("shipped");
+        let all = faces(&cat);
+        for id in ["lock-red", "lock-blue", "lock-black"] {
+            let face = all.iter().find(|f| f.id == id).expect("face");
+            let card = render(face).unwrap();
+            let mut sideways = Mat::default();
+            opencv::core::rotate(&card, &mut sideways, opencv::core::ROTATE_90_CLOCKWISE).unwrap();
+            for turned in [&card, &sideways] {
+                let (w, h) = (turned.cols(), turned.rows());
+                let mut table =
+                    Mat::new_rows_cols_with_default(h + 80, w + 80, CV_8UC3, Scalar::all(90.0))
+                        .unwrap();
+                let mut roi = Mat::roi_mut(&mut table, Rect::new(40, 40, w, h)).unwrap();
+                turned.copy_to(&mut roi).unwrap();
+                let (x0, y0, x1, y1) = (40.0, 40.0, 40.0 + w as f32, 40.0 + h as f32);
+                let quad = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+                for start in 0..4 {
+                    let corners = [0, 1, 2, 3].map(|k| quad[(start + k) % 4]);
+                    let seen = read_colour(&table, &corners).unwrap();
+                    assert!(
+                        seen.is_some_and(|(c, sure)| c == face.colour && sure >= PIXEL_COLOUR_MIN),
+                        "{id}, {}×{} starting at corner {start}: {seen:?}",
+                        w,
+                        h
+                    );
+                }
+            }
+        }
+    }
+
+    /// Cards lying sideways in a row (tuning tables 661018 and 661023, the second partly hidden
+    /// by the next card), outlined from the card's long side: read across the outline, the band
+    /// crossed the picture and gave red for the black card and blue for the red one.
+    #[test]
+    fn a_sideways_card_outlined_from_its_long_side_is_read_along_its_header() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-colour");
+        let cases = [
+            (
+                "sideways-black.png",
+                [[59.9, 60.8], [155.6, 62.8], [168.2, 122.7], [63.0, 122.1]],
+                Colour::Black,
+            ),
+            (
+                "sideways-red-partly-hidden.png",
+                [[51.9, 45.1], [112.8, 60.1], [108.9, 92.4], [48.8, 85.6]],
+                Colour::Red,
+            ),
+        ];
+        for (file, corners, colour) in cases {
+            let image = crate::pipeline::read_image(&dir.join(file)).unwrap();
+            let seen = read_colour(&image, &corners).unwrap();
+            assert!(
+                seen.is_some_and(|(c, sure)| c == colour && sure >= PIXEL_COLOUR_MIN),
+                "{file}: {seen:?}"
+            );
+        }
+    }
 }
