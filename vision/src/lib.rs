@@ -27,6 +27,7 @@ pub mod lattice;
 pub mod lookalike;
 pub mod mats;
 pub mod memory;
+pub mod merged;
 pub mod orb;
 pub mod pairs;
 pub mod pipeline;

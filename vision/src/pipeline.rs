@@ -20,6 +20,8 @@ use opencv::prelude::*;
 use std::sync::Mutex;
 use std::time::Instant;
 
+mod closer;
+
 #[derive(Clone, Debug)]
 pub struct ScannerOptions {
     /// Look for the ArUco mat first.
@@ -48,6 +50,11 @@ pub struct ScannerOptions {
     /// Where the game says so ([`TableLayout::far_cells_worth_a_look`]), the learned detector
     /// looks again, closer, at the empty cells the camera sees too small ([`far_cells`]).
     pub look_closer_at_far_cells: bool,
+    /// The learned detector looks again, closer, at cards run together ([`merged`]): an outline
+    /// several cards large, card pixels outlined nowhere. Worth its model runs where cards lie
+    /// in overlapping rows (a 风声 seat's intelligence); elsewhere the table and the mat's paper
+    /// set it off for nothing. Off by default.
+    pub look_closer_at_merged: bool,
 }
 
 impl Default for ScannerOptions {
@@ -64,6 +71,7 @@ impl Default for ScannerOptions {
             allied_towards: None,
             gate_unchanged: true,
             look_closer_at_far_cells: true,
+            look_closer_at_merged: false,
         }
     }
 }
@@ -144,41 +152,77 @@ fn cards_region(named: &[&[[f64; 2]; 4]], width: i32, height: i32) -> Option<ope
     (f64::from(r.width) * f64::from(r.height) <= CARDS_REGION_MAX_SHARE * w * h).then_some(r)
 }
 
-/// The learned detector's outlines that `unclaimed` keeps, in frame pixels. It looks only at
-/// `region` where one is given (far cards then get more of the model's input); with the mat's
-/// `table` homography (image to mm), outlines not card-sized on the table (its markers, its printed
-/// labels) are no cards.
+/// What the learned detector is shown of the frame.
+enum View<'a> {
+    Whole,
+    /// This part of it (far cards then get more of the model's input).
+    Region(opencv::core::Rect),
+    /// Several parts, each scaled into a tile of one input ([`closer::mosaic`]).
+    Tiles(&'a [closer::Tile]),
+}
+
+/// The learned detector's outlines that `unclaimed` keeps, in frame pixels, and (unfitted) those
+/// it does not, from what `view` shows of the frame. With the mat's `table` homography (image to
+/// mm), outlines not card-sized on the table (its markers, its printed labels) are no cards.
 fn unclaimed_outlines(
     detector: &Mutex<CardDetector>,
     image: &Mat,
-    region: Option<opencv::core::Rect>,
+    view: &View,
     table: Option<&geometry::H3>,
     unclaimed: impl Fn(&[[f64; 2]; 4]) -> bool,
-) -> Result<Vec<DetectedCard>, VisionError> {
+) -> Result<Outlines, VisionError> {
     let card_shaped = |quad: &[[f64; 2]; 4]| match table {
         None => true,
         Some(h) => matches!(hole_of_card(quad), Ok(Some(hole)) if card_sized(h, &hole)),
     };
-    let cropped;
-    let (view, [ox, oy]) = match region {
-        Some(r) => {
-            cropped = Mat::roi(image, r)?.try_clone()?;
-            (&cropped, [f64::from(r.x), f64::from(r.y)])
-        }
-        None => (image, [0.0, 0.0]),
-    };
-    let in_frame = |q: &[[f64; 2]; 4]| q.map(|p| [p[0] + ox, p[1] + oy]);
-    let mut detected = detector
+    let mut detector = detector
         .lock()
-        .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?
-        .detect_where(view, |q| {
-            let q = in_frame(q);
-            unclaimed(&q) && card_shaped(&q)
-        })?;
-    for card in &mut detected {
-        card.corners = in_frame(&card.corners);
-    }
-    Ok(detected)
+        .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?;
+    let shown;
+    let (seen, to_frame): (&Mat, closer::ToFrame) = match view {
+        View::Whole => (image, closer::ToFrame::Offset([0.0, 0.0])),
+        View::Region(r) => {
+            shown = Mat::roi(image, *r)?.try_clone()?;
+            let offset = [f64::from(r.x), f64::from(r.y)];
+            (&shown, closer::ToFrame::Offset(offset))
+        }
+        View::Tiles(tiles) => {
+            let (input_w, input_h) = detector.input_size();
+            let (mosaic, placed) = closer::mosaic(image, tiles, input_w, input_h)?;
+            shown = mosaic;
+            (&shown, closer::ToFrame::Tiles(placed))
+        }
+    };
+    let claimed = std::cell::RefCell::new(Vec::new());
+    let mut detected = detector.detect_where(seen, |q| {
+        let Some((q, _)) = to_frame.place(q) else {
+            return false;
+        };
+        let free = unclaimed(&q);
+        if !free {
+            claimed.borrow_mut().push(q);
+        }
+        free && card_shaped(&q)
+    })?;
+    detected.retain_mut(|card| match to_frame.place(&card.corners) {
+        Some((q, past_its_tile)) => {
+            card.corners = q;
+            card.partly_hidden |= past_its_tile;
+            true
+        }
+        None => false,
+    });
+    Ok(Outlines {
+        unclaimed: detected,
+        claimed: claimed.into_inner(),
+    })
+}
+
+/// The learned detector's outlines a look keeps, and (unfitted, in frame pixels) those it drew
+/// over named cards.
+struct Outlines {
+    unclaimed: Vec<DetectedCard>,
+    claimed: Vec<[[f64; 2]; 4]>,
 }
 
 /// Without the model to check it, a hole put in an outline found another way is one of our faces
@@ -275,6 +319,9 @@ enum Look<'a> {
         layout: &'a MatLayout,
         first_look: Option<opencv::core::Rect>,
     },
+    /// Closer, at cards run together ([`merged`]): each region of the frame shown to the model
+    /// as a tile of one input, and the cards whose centres lie in some `keep` of them.
+    Closer(&'a [closer::Tile]),
 }
 
 /// What one look of the learned detector found.
@@ -285,6 +332,9 @@ struct LearnedPass {
     detect_ms: f64,
     /// The part of the frame it looked at (`None`: all of it, or nothing).
     looked_at: Option<opencv::core::Rect>,
+    /// The outlines it drew over named cards (unfitted, in frame pixels): one much larger than a
+    /// card ran several together.
+    claimed: Vec<[[f64; 2]; 4]>,
 }
 
 /// Where a frame hole to identify came from.
@@ -376,8 +426,11 @@ impl Scanner {
                     || geometry::point_in_convex(geometry::centroid(f), quad)
             })
         };
-        let (region, far) = match look {
-            Look::AroundNamed => (cards_region(&named, image.cols(), image.rows()), None),
+        let (view, far) = match look {
+            Look::AroundNamed => match cards_region(&named, image.cols(), image.rows()) {
+                Some(r) => (View::Region(r), None),
+                None => (View::Whole, None),
+            },
             Look::FarCells {
                 to_table,
                 layout,
@@ -395,22 +448,35 @@ impl Scanner {
                 let frame = (image.cols(), image.rows());
                 let input = detector.input_size();
                 match far_cells::far_empty_cells(to_table, layout, &named, frame, input, seen) {
-                    Some(far) => (Some(far.region), Some((far.cells, to_table, layout))),
+                    Some(far) => (
+                        View::Region(far.region),
+                        Some((far.cells, to_table, layout)),
+                    ),
                     None => return Ok(LearnedPass::default()),
                 }
             }
+            Look::Closer(tiles) => (View::Tiles(tiles), None),
         };
         // A closer look keeps only whole cards in the cells it looked at: where the crop's edges
         // cut the table's pattern, the model outlines pieces that reach past them.
-        let in_look = |card: &DetectedCard| match &far {
-            None => true,
-            Some((cells, to_table, layout)) => {
+        let in_look = |card: &DetectedCard| match (&far, &look) {
+            (None, Look::Closer(tiles)) => {
+                let centre = geometry::centroid(&card.corners);
+                tiles
+                    .iter()
+                    .any(|t| geometry::point_in_convex(centre, &t.keep))
+            }
+            (None, _) => true,
+            (Some((cells, to_table, layout)), _) => {
                 let centre = geometry::apply(to_table, geometry::centroid(&card.corners));
                 !card.partly_hidden && layout.cell_of(centre).is_some_and(|c| cells.contains(&c))
             }
         };
         let t = Instant::now();
-        let detected = unclaimed_outlines(&learned.detector, image, region, table, unclaimed)?;
+        let Outlines {
+            unclaimed: detected,
+            claimed,
+        } = unclaimed_outlines(&learned.detector, image, &view, table, unclaimed)?;
         let detect_ms = ms(t);
         let mut out = Vec::new();
         // The fitted outline may have moved onto a named card.
@@ -430,7 +496,11 @@ impl Scanner {
         Ok(LearnedPass {
             cards: out,
             detect_ms,
-            looked_at: region,
+            looked_at: match view {
+                View::Region(r) => Some(r),
+                View::Whole | View::Tiles(_) => None,
+            },
+            claimed,
         })
     }
 
@@ -690,13 +760,18 @@ impl Scanner {
         }
         // A frame in motion commits nothing (the table is read once it is still): the learned
         // detector's look is kept for the still frame after it.
-        let first = match motion {
+        let mut first = match motion {
             false => self.learned_cards(image, &found, table.as_ref(), Look::AroundNamed)?,
             true => LearnedPass::default(),
         };
-        let (learned_detect_ms, first_look) = (first.detect_ms, first.looked_at);
+        let (mut learned_detect_ms, first_look) = (first.detect_ms, first.looked_at);
         quads += first.cards.len() as u32;
-        take_learned(&mut found, first.cards);
+        take_learned(&mut found, std::mem::take(&mut first.cards));
+        if !motion && self.options.look_closer_at_merged {
+            let closer = self.look_closer_at_merged(image, &mut found, &first, table.as_ref())?;
+            quads += closer.cards;
+            learned_detect_ms += closer.detect_ms;
+        }
         timings.detect_ms += learned_detect_ms;
         timings.identify_ms = ms(t) - learned_detect_ms;
         timings.identifier_extra_ms = extra_ms;

@@ -111,6 +111,22 @@ pub struct DetectedCard {
     pub score: f32,
 }
 
+/// A card map taken from the detector, to put back.
+pub struct SavedCardMap {
+    values: Vec<f32>,
+    to_image: f64,
+}
+
+/// The model's card probability per output pixel, row by row, for the image it looked at.
+#[derive(Clone, Copy, Debug)]
+pub struct CardMap<'a> {
+    pub values: &'a [f32],
+    pub width: usize,
+    pub height: usize,
+    /// Output pixel to image pixel.
+    pub to_image: f64,
+}
+
 /// Milliseconds per stage of one [`CardDetector::detect`] call.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DetectTimings {
@@ -395,6 +411,31 @@ impl CardDetector {
             }
         }
         peak
+    }
+
+    /// The card probability map of the last [`CardDetector::detect_where`] (`None` before one).
+    pub fn last_card_map(&self) -> Option<CardMap<'_>> {
+        let (width, height) = self.output_size();
+        (self.last_to_image > 0.0 && self.last_cards.len() == width * height).then_some(CardMap {
+            values: &self.last_cards,
+            width,
+            height,
+            to_image: self.last_to_image,
+        })
+    }
+
+    /// Takes the last look's card map away, to put back with [`CardDetector::restore_card_map`]
+    /// after other looks.
+    pub fn take_card_map(&mut self) -> SavedCardMap {
+        SavedCardMap {
+            values: std::mem::take(&mut self.last_cards),
+            to_image: self.last_to_image,
+        }
+    }
+
+    /// Puts back a card map [`CardDetector::take_card_map`] took.
+    pub fn restore_card_map(&mut self, saved: SavedCardMap) {
+        (self.last_cards, self.last_to_image) = (saved.values, saved.to_image);
     }
 
     /// The model's input (width, height).

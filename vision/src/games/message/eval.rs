@@ -16,8 +16,16 @@ pub fn message_scanner(cat: &Catalogue) -> Result<(Scanner, Vec<MessageFace>), V
     let f = faces(cat);
     let refs = reference_set(&render_faces(&f)?)?;
     Ok((
-        // An unnamed outline is read for its colour.
-        Scanner::for_references(refs, Vec::new(), ScannerOptions::plain_detection()),
+        // An unnamed outline is read for its colour; a seat's intelligence lies in overlapping
+        // rows, seen small across the table.
+        Scanner::for_references(
+            refs,
+            Vec::new(),
+            ScannerOptions {
+                look_closer_at_merged: true,
+                ..ScannerOptions::plain_detection()
+            },
+        ),
         f,
     ))
 }
@@ -55,6 +63,9 @@ pub struct MessageOutcome {
     pub cards: Vec<CardResult>,
     /// Cards read where no card lies.
     pub phantoms: usize,
+    /// Each of those (for looking at failures).
+    #[serde(default)]
+    pub phantom_reads: Vec<ReadOutline>,
     /// Seats whose (red, blue, black) count came out exactly right.
     pub seats_tally_ok: usize,
     /// Read against the regions the seat cards gave, not the drawn ones.
@@ -90,7 +101,7 @@ pub fn compare_cards(
     read: &[SeatCard],
     total_ms: f64,
 ) -> MessageOutcome {
-    let mut phantoms = 0;
+    let mut phantom_reads = Vec::new();
     let mut best: Vec<Option<(f32, &SeatCard)>> = vec![None; truth.len()];
     for r in read {
         let hit = truth
@@ -111,7 +122,11 @@ pub fn compare_cards(
                     best[i] = Some((d, r));
                 }
             }
-            None => phantoms += 1,
+            None => phantom_reads.push(ReadOutline {
+                corners: r.corners,
+                colour: r.colour,
+                covered: r.covered,
+            }),
         }
     }
     let cards: Vec<CardResult> = truth
@@ -160,7 +175,8 @@ pub fn compare_cards(
         seed,
         seats,
         cards,
-        phantoms,
+        phantoms: phantom_reads.len(),
+        phantom_reads,
         seats_tally_ok,
         seat_card_regions: false,
         total_ms,
@@ -374,6 +390,40 @@ mod tests {
         assert!(rows
             .iter()
             .any(|r| r.axis == "placement" && r.value == "end"));
+    }
+
+    /// Rows of fanned intelligence seen small (tuning tables 661007 and 661025, 1920×1080): the
+    /// learned detector, shown the whole frame, outlines a row as one card or sees card there and
+    /// outlines nothing; the closer look at them finds the cards and reads their colours.
+    #[test]
+    fn a_closer_look_parts_fanned_rows_seen_small() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/message-fans");
+        let scenes = crate::games::message::load_scenes(&dir).expect("manifest");
+        let cat = Catalogue::shipped().expect("shipped");
+        let read = |closer: bool| {
+            let (mut scanner, faces) = message_scanner(&cat).expect("scanner");
+            scanner = scanner.with_card_detector(Some(crate::detector::shipped()));
+            scanner.options.look_closer_at_merged = closer;
+            let outcomes =
+                crate::games::message::run_external(&scanner, &faces, &dir, &scenes, |_, _, _| {})
+                    .expect("scenes");
+            let found = outcomes
+                .iter()
+                .flat_map(|o| &o.cards)
+                .filter(|c| c.overlapped && c.detected)
+                .count();
+            let coloured = outcomes
+                .iter()
+                .flat_map(|o| &o.cards)
+                .filter(|c| c.overlapped && c.colour_ok)
+                .count();
+            (found, coloured)
+        };
+        let (without, with) = (read(false), read(true));
+        eprintln!("overlapped found, coloured: {without:?} → {with:?}");
+        assert!(without.0 <= 4, "without the closer look: {without:?}");
+        assert!(with.0 >= 8 && with.1 >= 8, "with it: {with:?}");
     }
 
     /// The same four tables with the learned detector beside the frame: overlapped (fanned)
