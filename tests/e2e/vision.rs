@@ -520,3 +520,43 @@ fn scan_allied_side_does_not_override_what_the_cards_tell() {
     assert_eq!(from, "\"cards\"");
     assert_eq!(cells(&told).1, a);
 }
+
+/// `eval-vision --outcomes FILE` keeps each board's outlines with the truth card each lies on;
+/// several identifiers at once are refused with the reason.
+#[test]
+fn eval_vision_writes_each_boards_outlines() {
+    let boards = crate::cli::eval_outcomes(&[
+        "eval-vision",
+        "--game",
+        "blitz",
+        "--scenes",
+        "2",
+        "--seed",
+        "21020",
+    ]);
+    assert_eq!(boards.len(), 2, "{boards:?}");
+    for board in &boards {
+        let truth = board["cards"].as_array().expect("cards");
+        let seen = board["seen"].as_array().expect("outlines");
+        assert!(!seen.is_empty(), "{board}");
+        // A named outline lies on the card it names (the scenes' cards are named right here).
+        for s in seen.iter().filter(|s| s["card"].is_string()) {
+            let on = s["on_card"].as_u64().expect("on a card") as usize;
+            assert_eq!(truth[on]["truth"], s["card"], "{s}");
+        }
+    }
+    let out = run(&[
+        "eval-vision",
+        "--game",
+        "blitz",
+        "--scenes",
+        "1",
+        "--identifier",
+        "hash,fused",
+        "--outcomes",
+        "never-written.jsonl",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--outcomes takes one identifier"), "{err}");
+}

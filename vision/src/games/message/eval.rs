@@ -66,6 +66,9 @@ pub struct MessageOutcome {
     /// Each of those (for looking at failures).
     #[serde(default)]
     pub phantom_reads: Vec<ReadOutline>,
+    /// Reads of a card read better by another outline (each counts in its seat's tally).
+    #[serde(default)]
+    pub duplicate_reads: Vec<ReadOutline>,
     /// Seats whose (red, blue, black) count came out exactly right.
     pub seats_tally_ok: usize,
     /// Read against the regions the seat cards gave, not the drawn ones.
@@ -103,6 +106,7 @@ pub fn compare_cards(
 ) -> MessageOutcome {
     let mut phantom_reads = Vec::new();
     let mut best: Vec<Option<(f32, &SeatCard)>> = vec![None; truth.len()];
+    let mut hits = Vec::new();
     for r in read {
         let hit = truth
             .iter()
@@ -118,17 +122,24 @@ pub fn compare_cards(
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match hit {
             Some((i, d)) => {
+                hits.push((i, r));
                 if best[i].is_none_or(|(bd, _)| d < bd) {
                     best[i] = Some((d, r));
                 }
             }
-            None => phantom_reads.push(ReadOutline {
-                corners: r.corners,
-                colour: r.colour,
-                covered: r.covered,
-            }),
+            None => phantom_reads.push(r),
         }
     }
+    let outline = |r: &SeatCard| ReadOutline {
+        corners: r.corners,
+        colour: r.colour,
+        covered: r.covered,
+    };
+    let duplicate_reads = hits
+        .iter()
+        .filter(|(i, r)| best[*i].is_some_and(|(_, b)| !std::ptr::eq(b, *r)))
+        .map(|(_, r)| outline(r))
+        .collect();
     let cards: Vec<CardResult> = truth
         .iter()
         .zip(&best)
@@ -144,11 +155,7 @@ pub fn compare_cards(
                 colour_ok: r.is_some_and(|r| r.colour == Some(t.colour)),
                 pixel_colour_ok: r.is_some_and(|r| r.pixel_colour.map(|p| p.0) == Some(t.colour)),
                 seat_ok: r.is_some_and(|r| r.seat == Some(t.seat)),
-                read: r.map(|r| ReadOutline {
-                    corners: r.corners,
-                    colour: r.colour,
-                    covered: r.covered,
-                }),
+                read: r.map(outline),
             }
         })
         .collect();
@@ -176,7 +183,8 @@ pub fn compare_cards(
         seats,
         cards,
         phantoms: phantom_reads.len(),
-        phantom_reads,
+        phantom_reads: phantom_reads.into_iter().map(outline).collect(),
+        duplicate_reads,
         seats_tally_ok,
         seat_card_regions: false,
         total_ms,
