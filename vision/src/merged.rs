@@ -55,7 +55,7 @@ pub struct CloserLook {
 impl CloserLook {
     /// Whether an unnamed outline the look found is large enough to be a card.
     pub fn card_sized(&self, quad: &[[f64; 2]; 4]) -> bool {
-        quad_area(quad) >= CLOSER_UNNAMED_MIN_CARD_SHARE * self.card_area
+        geometry::quad_area(quad) >= CLOSER_UNNAMED_MIN_CARD_SHARE * self.card_area
     }
 }
 
@@ -87,7 +87,7 @@ pub fn closer_looks(
         .enumerate()
         .filter_map(|(index, quad)| {
             let card = nearest_card(named, geometry::centroid(quad))?;
-            let area = quad_area(quad);
+            let area = geometry::quad_area(quad);
             if area < MERGED_MIN_AREA_RATIO * card.area {
                 return None;
             }
@@ -222,23 +222,12 @@ fn nearest_card(named: &[&[[f64; 2]; 4]], at: [f64; 2]) -> Option<CardSize> {
             let longer = (0..4)
                 .map(|k| crate::detect::dist(q[k], q[(k + 1) % 4]))
                 .fold(0.0, f64::max);
-            (quad_area(q), longer)
+            (geometry::quad_area(q), longer)
         })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
     let &(area, longer_side) = near.get(near.len() / 2)?;
     (area > 0.0).then_some(CardSize { area, longer_side })
-}
-
-/// The area of a quad (shoelace), whichever way round its corners run.
-fn quad_area(q: &[[f64; 2]; 4]) -> f64 {
-    let twice: f64 = (0..4)
-        .map(|k| {
-            let (a, b) = (q[k], q[(k + 1) % 4]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    twice.abs() / 2.0
 }
 
 #[cfg(test)]

@@ -179,7 +179,7 @@ impl Scanner {
             cards: 0,
             detect_ms: pass.detect_ms,
         };
-        let mut cards = pass.cards;
+        let mut cards = one_outline_a_card(pass.cards);
         for (look, tile) in looks.iter().zip(&tiles) {
             let in_it =
                 |f: &Found| geometry::point_in_convex(geometry::centroid(&f.corners), &tile.keep);
@@ -205,6 +205,28 @@ impl Scanner {
         }
         Ok(done)
     }
+}
+
+/// Tiles may overlap, and a card in both is outlined twice: of two outlines each holding the
+/// other's centre, the named one is kept, else the whole one, else the larger.
+fn one_outline_a_card(mut cards: Vec<Found>) -> Vec<Found> {
+    let area = |f: &Found| geometry::quad_area(&f.corners);
+    cards.sort_by(|a, b| {
+        (b.card.is_some(), !b.covered)
+            .cmp(&(a.card.is_some(), !a.covered))
+            .then(area(b).total_cmp(&area(a)))
+    });
+    let mut kept: Vec<Found> = Vec::with_capacity(cards.len());
+    for card in cards {
+        let same = |k: &Found| {
+            geometry::point_in_convex(geometry::centroid(&card.corners), &k.corners)
+                && geometry::point_in_convex(geometry::centroid(&k.corners), &card.corners)
+        };
+        if !kept.iter().any(same) {
+            kept.push(card);
+        }
+    }
+    kept
 }
 
 #[cfg(test)]
@@ -251,5 +273,29 @@ mod tests {
         );
         let (_, alone) = mosaic(&image, &tiles[1..], 448, 336).unwrap();
         assert!((alone[0].scale - 2.0).abs() < 1e-9, "{alone:?}");
+    }
+
+    /// A card in two overlapping tiles is outlined twice: one outline is kept, the named one
+    /// before the other; a neighbour overlapping it, each centre outside the other, stays.
+    #[test]
+    fn a_card_outlined_in_two_tiles_is_kept_once() {
+        let card = |x: f64, name: Option<&str>| Found {
+            corners: [[x, 0.0], [x + 40.0, 0.0], [x + 40.0, 56.0], [x, 56.0]],
+            card: name.map(str::to_string),
+            confidence: 0.0,
+            covered: false,
+            model_sure: false,
+            any_design: true,
+        };
+        let kept = one_outline_a_card(vec![
+            card(0.0, None),
+            card(2.0, Some("lock-red")),
+            card(25.0, None),
+        ]);
+        let xs: Vec<(f64, Option<String>)> = kept
+            .iter()
+            .map(|f| (f.corners[0][0], f.card.clone()))
+            .collect();
+        assert_eq!(xs, vec![(2.0, Some("lock-red".to_string())), (25.0, None)]);
     }
 }
