@@ -7,7 +7,10 @@
 
 use crate::detector::CardMap;
 use crate::geometry;
-use opencv::core::Rect;
+use crate::VisionError;
+use opencv::core::{Mat, Rect, CV_32S};
+use opencv::imgproc;
+use opencv::prelude::*;
 
 /// An unnamed outline is taken for cards run together when its area is at least this many times
 /// a card's, the card measured as the named cards nearest it. Printed cards differ in size up to
@@ -81,7 +84,7 @@ pub fn closer_looks(
     explained: &[[[f64; 2]; 4]],
     width: i32,
     height: i32,
-) -> Vec<CloserLook> {
+) -> Result<Vec<CloserLook>, VisionError> {
     let mut looks: Vec<(f64, CloserLook)> = outlines
         .iter()
         .enumerate()
@@ -106,7 +109,7 @@ pub fn closer_looks(
         })
         .collect();
     if let Some((map, offset)) = map {
-        for (area, [x0, y0, x1, y1]) in unexplained_blobs(&map, offset, explained) {
+        for (area, [x0, y0, x1, y1]) in unexplained_blobs(&map, offset, explained)? {
             let Some(card) = nearest_card(named, [(x0 + x1) / 2.0, (y0 + y1) / 2.0]) else {
                 continue;
             };
@@ -132,7 +135,7 @@ pub fn closer_looks(
         }
     }
     looks.sort_by(|a, b| b.0.total_cmp(&a.0));
-    looks.into_iter().take(MAX_LOOKS).map(|(_, m)| m).collect()
+    Ok(looks.into_iter().take(MAX_LOOKS).map(|(_, m)| m).collect())
 }
 
 /// The joined card pixels of `map` outside every quad of `explained` (frame pixels; the map's
@@ -141,9 +144,13 @@ fn unexplained_blobs(
     map: &CardMap,
     offset: [f64; 2],
     explained: &[[[f64; 2]; 4]],
-) -> Vec<(f64, [f64; 4])> {
+) -> Result<Vec<(f64, [f64; 4])>, VisionError> {
     let (w, h, s) = (map.width, map.height, map.to_image);
-    let mut card: Vec<bool> = map.values.iter().map(|&p| p >= CARD_MAP_LEVEL).collect();
+    let mut card: Vec<u8> = map
+        .values
+        .iter()
+        .map(|&p| u8::from(p >= CARD_MAP_LEVEL))
+        .collect();
     for quad in explained {
         let q = quad.map(|p| [(p[0] - offset[0]) / s, (p[1] - offset[1]) / s]);
         let Some([x0, y0, x1, y1]) = geometry::bounds(&q) else {
@@ -154,52 +161,36 @@ fn unexplained_blobs(
         for y in ys {
             for x in xs.clone() {
                 if geometry::point_in_convex([x as f64 + 0.5, y as f64 + 0.5], &q) {
-                    card[y * w + x] = false;
+                    card[y * w + x] = 0;
                 }
             }
         }
     }
-    let mut blobs = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..card.len() {
-        if !card[start] {
-            continue;
-        }
-        card[start] = false;
-        stack.push(start);
-        let (mut n, mut bx) = (0usize, [usize::MAX, usize::MAX, 0, 0]);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
-            n += 1;
-            bx = [
-                bx[0].min(x),
-                bx[1].min(y),
-                bx[2].max(x + 1),
-                bx[3].max(y + 1),
-            ];
-            let neighbours = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
-            ];
-            for j in neighbours.into_iter().flatten() {
-                if card[j] {
-                    card[j] = false;
-                    stack.push(j);
-                }
-            }
-        }
-        let to_frame = |v: usize, o: f64| v as f64 * s + o;
+    let mask = Mat::new_rows_cols_with_data(h as i32, w as i32, &card)?;
+    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+    let n = imgproc::connected_components_with_stats(
+        &mask,
+        &mut labels,
+        &mut stats,
+        &mut centroids,
+        4,
+        CV_32S,
+    )?;
+    let mut blobs = Vec::with_capacity(n.max(1) as usize - 1);
+    // Label 0 is the background.
+    for k in 1..n {
+        let at = |c: i32| stats.at_2d::<i32>(k, c).map(|v| f64::from(*v));
+        let (x, y) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
+        let (bw, bh) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
         let bounds = [
-            to_frame(bx[0], offset[0]),
-            to_frame(bx[1], offset[1]),
-            to_frame(bx[2], offset[0]),
-            to_frame(bx[3], offset[1]),
+            x * s + offset[0],
+            y * s + offset[1],
+            (x + bw) * s + offset[0],
+            (y + bh) * s + offset[1],
         ];
-        blobs.push((n as f64 * s * s, bounds));
+        blobs.push((at(imgproc::CC_STAT_AREA)? * s * s, bounds));
     }
-    blobs
+    Ok(blobs)
 }
 
 /// A card's size near a point of the frame.
@@ -249,11 +240,13 @@ mod tests {
         let row = quad(300.0, 100.0, 110.0, 56.0);
         let one = quad(500.0, 100.0, 40.0, 56.0);
         let big_card = quad(600.0, 100.0, 48.0, 78.0);
-        let found = closer_looks(&named, &[one, row, big_card], None, &[], 1280, 720);
+        let found = closer_looks(&named, &[one, row, big_card], None, &[], 1280, 720).unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].why, Why::Merged(1));
         assert_eq!(found[0].region, Rect::new(272, 72, 166, 112));
-        assert!(closer_looks(&[], &[row], None, &[], 1280, 720).is_empty());
+        assert!(closer_looks(&[], &[row], None, &[], 1280, 720)
+            .unwrap()
+            .is_empty());
     }
 
     /// The largest outlines are looked at first, and only so many.
@@ -270,7 +263,7 @@ mod tests {
                 )
             })
             .collect();
-        let found = closer_looks(&[&a], &rows, None, &[], 1280, 720);
+        let found = closer_looks(&[&a], &rows, None, &[], 1280, 720).unwrap();
         let order: Vec<Why> = found.into_iter().map(|m| m.why).collect();
         assert_eq!(order, [4, 3, 2, 1].map(Why::Merged));
     }
@@ -300,7 +293,7 @@ mod tests {
         };
         let offset = [100.0, 50.0];
         let named = quad(120.0, 70.0, 40.0, 56.0);
-        let found = closer_looks(&[&named], &[], Some((map, offset)), &[named], 1280, 720);
+        let found = closer_looks(&[&named], &[], Some((map, offset)), &[named], 1280, 720).unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].why, Why::Unexplained([180.0, 70.0, 220.0, 126.0]));
         assert_eq!(found[0].region, Rect::new(152, 42, 96, 112));

@@ -154,7 +154,7 @@ impl Scanner {
             let detector = lock()?;
             let map = detector.last_card_map().map(|m| (m, offset));
             let (w, h) = (image.cols(), image.rows());
-            merged::closer_looks(&named_refs, &outlines, map, &explained, w, h)
+            merged::closer_looks(&named_refs, &outlines, map, &explained, w, h)?
         };
         if looks.is_empty() {
             return Ok(CloserLooks::default());
