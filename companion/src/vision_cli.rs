@@ -684,7 +684,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
 fn blitz_only(game: GameName) -> anyhow::Result<()> {
     anyhow::ensure!(
         game == GameName::Blitz,
-        "only --game blitz has printable demo faces and a reference set so far"
+        "this command reads the Blitz table only: the Duel table is read by `arbiter duel table` \
+         (at the table) and measured by `arbiter duel eval-table`; a Duel deck's own prints are \
+         enrolled with `arbiter enroll-deck --ids FILE`"
     );
     Ok(())
 }

@@ -351,3 +351,14 @@ fn duel_eval_table_writes_each_scenes_outcome() {
         "{scenes:?}"
     );
 }
+
+/// The Blitz-only vision commands offered `--game duel` and refused it with a stale reason; they
+/// now say which commands read the Duel table.
+#[test]
+fn scan_with_the_duel_game_points_to_the_duel_table_commands() {
+    let out = crate::cli::run(&["scan", "--game", "duel", "nothing.jpg"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("arbiter duel table"), "{err}");
+    assert!(err.contains("arbiter duel eval-table"), "{err}");
+}
