@@ -76,17 +76,6 @@ pub fn frame_pixels_around<'a>(
         .then(|| opencv::core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32))
 }
 
-/// The area of a quad (shoelace), whichever way round its corners run.
-pub fn quad_area(q: &[[f64; 2]; 4]) -> f64 {
-    let twice: f64 = (0..4)
-        .map(|k| {
-            let (a, b) = (q[k], q[(k + 1) % 4]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    twice.abs() / 2.0
-}
-
 pub fn scale_translate(s: f64, tx: f64, ty: f64) -> H3 {
     [[s, 0.0, tx], [0.0, s, ty], [0.0, 0.0, 1.0]]
 }

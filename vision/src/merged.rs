@@ -58,7 +58,7 @@ pub struct CloserLook {
 impl CloserLook {
     /// Whether an unnamed outline the look found is large enough to be a card.
     pub fn card_sized(&self, quad: &[[f64; 2]; 4]) -> bool {
-        geometry::quad_area(quad) >= CLOSER_UNNAMED_MIN_CARD_SHARE * self.card_area
+        geometry::signed_area(quad).abs() >= CLOSER_UNNAMED_MIN_CARD_SHARE * self.card_area
     }
 }
 
@@ -90,7 +90,7 @@ pub fn closer_looks(
         .enumerate()
         .filter_map(|(index, quad)| {
             let card = nearest_card(named, geometry::centroid(quad))?;
-            let area = geometry::quad_area(quad);
+            let area = geometry::signed_area(quad).abs();
             if area < MERGED_MIN_AREA_RATIO * card.area {
                 return None;
             }
@@ -213,7 +213,7 @@ fn nearest_card(named: &[&[[f64; 2]; 4]], at: [f64; 2]) -> Option<CardSize> {
             let longer = (0..4)
                 .map(|k| crate::detect::dist(q[k], q[(k + 1) % 4]))
                 .fold(0.0, f64::max);
-            (geometry::quad_area(q), longer)
+            (geometry::signed_area(*q).abs(), longer)
         })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));

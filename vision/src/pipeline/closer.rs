@@ -210,7 +210,7 @@ impl Scanner {
 /// Tiles may overlap, and a card in both is outlined twice: of two outlines each holding the
 /// other's centre, the named one is kept, else the whole one, else the larger.
 fn one_outline_a_card(mut cards: Vec<Found>) -> Vec<Found> {
-    let area = |f: &Found| geometry::quad_area(&f.corners);
+    let area = |f: &Found| geometry::signed_area(&f.corners).abs();
     cards.sort_by(|a, b| {
         (b.card.is_some(), !b.covered)
             .cmp(&(a.card.is_some(), !a.covered))

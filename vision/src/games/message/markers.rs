@@ -19,6 +19,9 @@ pub const FIRST_SEAT_MARKER: i32 = 30;
 pub const MAX_SEATS: usize = 9;
 /// The marker's side on the printed card.
 const MARKER_MM: f64 = 40.0;
+/// How far below the card's top the marker begins: centred on the card, 6 mm up (as
+/// [`render_seat_card`] draws it).
+const MARKER_TOP_MM: f64 = (CARD_H_MM - MARKER_MM) / 2.0 - 6.0;
 
 /// The printed seat card of `seat` (0-based) at `px_per_mm`: a white card, the marker in its middle,
 /// "座位 N · SEAT N" under it.
@@ -73,6 +76,24 @@ pub struct SeatMarker {
 impl SeatMarker {
     pub fn centre(&self) -> [f32; 2] {
         centre_of(&self.corners)
+    }
+
+    /// The whole seat card's outline (image px) from its marker's corners: the marker is
+    /// [`MARKER_MM`] square, centred across the card, its top [`MARKER_TOP_MM`] below the card's.
+    /// `None` for a degenerate marker.
+    pub fn card_outline(&self) -> Option<[[f32; 2]; 4]> {
+        let marker = self.corners.map(|p| [f64::from(p[0]), f64::from(p[1])]);
+        let h = crate::geometry::square_to_quad(&marker)?;
+        // The card's corners in marker sides from the marker's top-left.
+        let left = -(CARD_W_MM - MARKER_MM) / 2.0 / MARKER_MM;
+        let right = 1.0 - left;
+        let top = -MARKER_TOP_MM / MARKER_MM;
+        let bottom = (CARD_H_MM - MARKER_TOP_MM) / MARKER_MM;
+        let card = [[left, top], [right, top], [right, bottom], [left, bottom]];
+        Some(card.map(|p| {
+            let q = crate::geometry::apply(&h, p);
+            [q[0] as f32, q[1] as f32]
+        }))
     }
 }
 
@@ -444,11 +465,18 @@ fn affine(src: &[[f64; 2]], dst: &[[f64; 2]]) -> Option<geometry::H3> {
 /// `read` without the seat cards themselves (a quad holding a seat marker is its card, not
 /// intelligence).
 pub fn without_seat_cards(read: Vec<SeatCard>, markers: &[SeatMarker]) -> Vec<SeatCard> {
+    let cards: Vec<[[f32; 2]; 4]> = markers
+        .iter()
+        .filter_map(SeatMarker::card_outline)
+        .collect();
     read.into_iter()
         .filter(|c| {
-            !markers
+            let holds_a_marker = markers
                 .iter()
-                .any(|m| point_in_polygon(m.centre(), &c.corners))
+                .any(|m| point_in_polygon(m.centre(), &c.corners));
+            // A piece of a seat card (its marker's black, its margin) outlined on its own.
+            let on_a_seat_card = cards.iter().any(|q| point_in_polygon(c.center, q));
+            !holds_a_marker && !on_a_seat_card
         })
         .collect()
 }
@@ -499,6 +527,46 @@ mod tests {
             "{c:?}"
         );
         assert!(render_seat_card(9, 4.0).is_err(), "there is no tenth seat");
+    }
+
+    /// The seat card's outline follows its marker (a turned, scaled marker gives the card round
+    /// it), and a piece of the card outlined on its own (here its lower margin) is not read as
+    /// intelligence; a card beside it is.
+    #[test]
+    fn a_piece_of_a_seat_card_is_not_intelligence() {
+        // Marker 40 px square at (100, 100): 1 px a mm, upright.
+        let marker = SeatMarker {
+            seat: 0,
+            corners: [
+                [100.0, 100.0],
+                [140.0, 100.0],
+                [140.0, 140.0],
+                [100.0, 140.0],
+            ],
+        };
+        let card = marker.card_outline().expect("an outline");
+        let near =
+            |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 1e-3 && (a[1] - b[1]).abs() < 1e-3;
+        assert!(near(card[0], [88.5, 82.0]), "{card:?}");
+        assert!(near(card[2], [151.5, 170.0]), "{card:?}");
+        let read = |x: f32, y: f32| SeatCard {
+            seat: Some(0),
+            face: None,
+            colour: Some(message::Colour::Black),
+            pixel_colour: None,
+            center: [x, y],
+            corners: [
+                [x - 10.0, y - 5.0],
+                [x + 10.0, y - 5.0],
+                [x + 10.0, y + 5.0],
+                [x - 10.0, y + 5.0],
+            ],
+            covered: true,
+            confidence: 0.0,
+        };
+        let kept = without_seat_cards(vec![read(120.0, 160.0), read(200.0, 160.0)], &[marker]);
+        let centres: Vec<[f32; 2]> = kept.iter().map(|c| c.center).collect();
+        assert_eq!(centres, vec![[200.0, 160.0]]);
     }
 
     /// A seat card whose marker is not read is still seen as a card: it must not count as a
