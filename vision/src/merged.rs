@@ -27,7 +27,9 @@ const NEAREST_NAMED: usize = 3;
 const MARGIN_CARDS: f64 = 0.5;
 
 /// At most this many closer looks a frame, the largest first: they share one model run, each a
-/// quarter of its input.
+/// quarter of its input. On the 风声 tuning tables 661000–661099, one run per look gave 86.89 /
+/// 88.33 / 89.95 / 90.13 % of seats exact with 1 / 2 / 3 / 5 looks; four tiled into one run,
+/// 90.48 % (before a card in two tiles was kept once).
 pub const MAX_LOOKS: usize = 4;
 
 /// A pixel of the model's card map at least this likely is card.
