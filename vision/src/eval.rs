@@ -27,6 +27,8 @@ pub struct CardOutcome {
 pub struct SeenOutline {
     pub card: Option<String>,
     pub corners: [[f32; 2]; 4],
+    /// Where the scanner put its centre (what decides the card it lies on).
+    pub center: [f32; 2],
     pub covered: bool,
     pub confidence: f32,
     /// The index in the truth's cards of the card whose outline holds its centre; `None` where
@@ -54,10 +56,6 @@ pub struct SceneOutcome {
     pub wrong_named: usize,
     /// Each of those, said in words for the report: "covered ss-u10 named wh-u02 at (x, y)".
     pub wrong_names: Vec<String>,
-    /// Unnamed outlines where no card lies (each a card the table's tracker waits on), said in
-    /// words for the report: "partly hidden, 52×71 px at (x, y)".
-    #[serde(default)]
-    pub phantom_places: Vec<String>,
     /// Every outline the scanner reported, with the truth card it lies on (for looking at
     /// failures: `eval-vision --outcomes`).
     #[serde(default)]
@@ -68,10 +66,39 @@ pub struct SceneOutcome {
     pub timings: crate::types::Timings,
 }
 
+impl SeenOutline {
+    /// An unnamed outline where no card lies: a card the table's tracker waits on.
+    pub fn is_phantom(&self) -> bool {
+        self.card.is_none() && self.on_card.is_none()
+    }
+}
+
 impl SceneOutcome {
     /// Unnamed outlines where no card lies.
     pub fn phantoms(&self) -> usize {
-        self.phantom_places.len()
+        self.seen.iter().filter(|s| s.is_phantom()).count()
+    }
+
+    /// Each unnamed outline where no card lies, said in words for the report: "partly hidden,
+    /// 52×71 px at (x, y)".
+    pub fn phantom_places(&self) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter(|s| s.is_phantom())
+            .map(|s| {
+                let corner = |k: usize| s.corners[k % 4].map(f64::from);
+                let side = |k: usize| crate::detect::dist(corner(k), corner(k + 1));
+                let c = s.center;
+                format!(
+                    "{}{:.0}×{:.0} px at ({:.0}, {:.0})",
+                    if s.covered { "partly hidden, " } else { "" },
+                    side(0),
+                    side(1),
+                    c[0],
+                    c[1]
+                )
+            })
+            .collect()
     }
 }
 
@@ -94,7 +121,6 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         })
         .collect();
     let mut wrong_names = Vec::new();
-    let mut phantom_places = Vec::new();
     let mut seen = Vec::with_capacity(obs.cards.len());
     for o in &obs.cards {
         let c = [o.center[0] as f64, o.center[1] as f64];
@@ -105,6 +131,7 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         seen.push(SeenOutline {
             card: o.card.clone(),
             corners: o.corners,
+            center: o.center,
             covered: o.covered,
             confidence: o.confidence,
             on_card: owner.map(|(i, _)| i),
@@ -126,33 +153,19 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
                     ));
                 }
             }
-            None => match &o.card {
-                Some(id) => wrong_names.push(format!(
-                    "nothing there named {id} at ({:.0}, {:.0})",
-                    c[0], c[1]
-                )),
-                None => {
-                    let side = |k: usize| {
-                        crate::detect::dist(
-                            o.corners[k].map(f64::from),
-                            o.corners[(k + 1) % 4].map(f64::from),
-                        )
-                    };
-                    phantom_places.push(format!(
-                        "{}{:.0}×{:.0} px at ({:.0}, {:.0})",
-                        if o.covered { "partly hidden, " } else { "" },
-                        side(0),
-                        side(1),
-                        c[0],
-                        c[1]
+            None => {
+                if let Some(id) = &o.card {
+                    wrong_names.push(format!(
+                        "nothing there named {id} at ({:.0}, {:.0})",
+                        c[0], c[1]
                     ));
                 }
-            },
+            }
         }
     }
     let wrong_named = wrong_names.len();
     let exact = wrong_named == 0
-        && phantom_places.is_empty()
+        && seen.iter().all(|s| !s.is_phantom())
         && cards
             .iter()
             .filter(|c| !c.covered)
@@ -171,7 +184,6 @@ pub fn compare(truth: &SceneTruth, obs: &TableObservation) -> SceneOutcome {
         cards,
         wrong_named,
         wrong_names,
-        phantom_places,
         seen,
         exact,
         timings: obs.timings.clone(),

@@ -275,7 +275,7 @@ pub fn write_report(
         for w in &o.wrong_names {
             list.push(format!("seed {}: wrong name: {w}", o.seed));
         }
-        for p in &o.phantom_places {
+        for p in o.phantom_places() {
             list.push(format!("seed {}: unnamed, no card there: {p}", o.seed));
         }
     }

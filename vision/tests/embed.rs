@@ -579,7 +579,7 @@ fn reads_two_boards_without_phantoms(fixture: &str, first_seed: u64) {
     let outcomes = vision::eval::run_dir(&scanner, &dir, None, |_, _| {}).expect("fixture reads");
     assert_eq!(outcomes.len(), 2);
     for o in &outcomes {
-        assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places);
+        assert_eq!(o.phantoms(), 0, "{}: {:?}", o.seed, o.phantom_places());
     }
     let s = vision::eval::summarise(&outcomes, first_seed);
     assert!(s.identity_accuracy >= 0.99, "{s:#?}");
@@ -640,7 +640,7 @@ fn the_mats_markers_are_no_cards() {
             outcome.phantoms(),
             0,
             "{seed}: {:?}",
-            outcome.phantom_places
+            outcome.phantom_places()
         );
         assert_eq!(outcome.wrong_named, 0, "{seed}");
     }

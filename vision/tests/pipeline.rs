@@ -326,7 +326,7 @@ fn an_unnamed_outline_where_no_card_lies_spoils_the_exact_table() {
         })
         .find(|(_, _, o)| o.exact)
         .expect("an exact table among the fixed seeds");
-    assert_eq!(clean.phantoms(), 0, "{:?}", clean.phantom_places);
+    assert_eq!(clean.phantoms(), 0, "{:?}", clean.phantom_places());
     let mut phantom = obs.cards[0].clone();
     let corners = [[2.0, 2.0], [30.0, 2.0], [30.0, 40.0], [2.0, 40.0]];
     assert!(scene
@@ -342,7 +342,7 @@ fn an_unnamed_outline_where_no_card_lies_spoils_the_exact_table() {
     let spoilt = compare(&scene.truth, &obs);
     assert_eq!(spoilt.phantoms(), 1);
     assert_eq!(
-        spoilt.phantom_places,
+        spoilt.phantom_places(),
         vec!["partly hidden, 28×38 px at (16, 21)"]
     );
     assert_eq!(spoilt.wrong_named, 0);

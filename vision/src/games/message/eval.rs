@@ -62,8 +62,6 @@ pub struct MessageOutcome {
     pub seats: usize,
     pub cards: Vec<CardResult>,
     /// Cards read where no card lies.
-    pub phantoms: usize,
-    /// Each of those (for looking at failures).
     #[serde(default)]
     pub phantom_reads: Vec<ReadOutline>,
     /// Reads of a card read better by another outline (each counts in its seat's tally).
@@ -78,6 +76,13 @@ pub struct MessageOutcome {
     /// The camera and table, where the scenes say (another compositor's manifest).
     #[serde(default)]
     pub conditions: Option<MessageConditions>,
+}
+
+impl MessageOutcome {
+    /// Cards read where no card lies.
+    pub fn phantoms(&self) -> usize {
+        self.phantom_reads.len()
+    }
 }
 
 /// What a report by condition groups a scene by.
@@ -182,7 +187,6 @@ pub fn compare_cards(
         seed,
         seats,
         cards,
-        phantoms: phantom_reads.len(),
         phantom_reads: phantom_reads.into_iter().map(outline).collect(),
         duplicate_reads,
         seats_tally_ok,
@@ -257,7 +261,7 @@ pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary
         overlapped_cards: over.len(),
         overlapped_detected: rate(over.iter().map(|c| c.detected).collect()),
         overlapped_colour: rate(over.iter().map(|c| c.colour_ok).collect()),
-        phantoms: outcomes.iter().map(|o| o.phantoms).sum(),
+        phantoms: outcomes.iter().map(MessageOutcome::phantoms).sum(),
         seat_tallies: outcomes.iter().map(|o| o.seats_tally_ok).sum::<usize>() as f64
             / seats.max(1) as f64,
         median_ms: at(0.5),
@@ -547,7 +551,8 @@ mod tests {
                 0.0,
             );
             assert_eq!(
-                outcome.phantoms, 0,
+                outcome.phantoms(),
+                0,
                 "seed {seed}: a seat card read as intelligence"
             );
             let found: Vec<&CardResult> = outcome.cards.iter().filter(|c| c.detected).collect();

@@ -19,8 +19,7 @@ pub const FIRST_SEAT_MARKER: i32 = 30;
 pub const MAX_SEATS: usize = 9;
 /// The marker's side on the printed card.
 const MARKER_MM: f64 = 40.0;
-/// How far below the card's top the marker begins: centred on the card, 6 mm up (as
-/// [`render_seat_card`] draws it).
+/// How far below the card's top the marker begins: centred on the card, 6 mm up.
 const MARKER_TOP_MM: f64 = (CARD_H_MM - MARKER_MM) / 2.0 - 6.0;
 
 /// The printed seat card of `seat` (0-based) at `px_per_mm`: a white card, the marker in its middle,
@@ -48,7 +47,7 @@ pub fn render_seat_card(seat: usize, px_per_mm: f64) -> Result<Mat, VisionError>
     )?;
     let mut bgr = Mat::default();
     imgproc::cvt_color(&marker, &mut bgr, imgproc::COLOR_GRAY2BGR, 0)?;
-    let (x, y) = ((w - side) / 2, (h - side) / 2 - (6.0 * px_per_mm) as i32);
+    let (x, y) = ((w - side) / 2, (MARKER_TOP_MM * px_per_mm).round() as i32);
     let mut roi = card.roi_mut(Rect::new(x, y, side, side))?;
     bgr.copy_to(&mut roi)?;
     let label = format!("座位 {} · SEAT {}", seat + 1, seat + 1);
