@@ -414,6 +414,10 @@ pub enum Command {
         /// models/detect/README.md).
         #[arg(long)]
         mend_sides: bool,
+        /// Look again, closer, where the detector ran cards together: outlines several cards
+        /// large and card pixels no outline holds, tiled into one more model run.
+        #[arg(long)]
+        look_closer: bool,
         /// Where the identifier abstains between near prints, let the sibling model (twice the
         /// crop, trained on cards that differ only in a count) name one (an experiment: it names
         /// count-like siblings of the tuning set, none of the held-out pips, and a few wrong there;
@@ -598,6 +602,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             lookalikes,
             true_corners,
             mend_sides,
+            look_closer,
             siblings,
             sibling_model,
             pairs,
@@ -653,6 +658,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     lookalikes,
                     true_corners,
                     mend_sides,
+                    look_closer,
                     enrolled: match enrolled {
                         EnrolledArg::All => vision::detector::eval::EnrolledDecks::All,
                         EnrolledArg::Table => vision::detector::eval::EnrolledDecks::OnTable,

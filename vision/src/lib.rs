@@ -28,6 +28,7 @@ pub mod lookalike;
 pub mod mats;
 pub mod memory;
 pub mod merged;
+pub mod mosaic;
 pub mod orb;
 pub mod pairs;
 pub mod pipeline;

@@ -11,6 +11,7 @@ use crate::identifier::{fuse, Identifier, Verdict};
 use crate::identify::{card_corners, hole_of_card, hole_patches, ReferenceSet};
 use crate::mats::MatLayout;
 use crate::memory::{IdentifiedQuad, SinceScan, TableMemory, Unchanged};
+use crate::mosaic;
 use crate::table::{grid_cell, CardsSeen, MatOnly, NamedCard, TableLayout};
 use crate::types::*;
 use crate::VisionError;
@@ -157,8 +158,8 @@ enum View<'a> {
     Whole,
     /// This part of it (far cards then get more of the model's input).
     Region(opencv::core::Rect),
-    /// Several parts, each scaled into a tile of one input ([`closer::mosaic`]).
-    Tiles(&'a [closer::Tile]),
+    /// Several parts, each scaled into a tile of one input ([`mosaic::mosaic`]).
+    Tiles(&'a [mosaic::Tile]),
 }
 
 /// The learned detector's outlines that `unclaimed` keeps, in frame pixels, and (unfitted) those
@@ -179,18 +180,18 @@ fn unclaimed_outlines(
         .lock()
         .map_err(|_| VisionError::Other("card detector lock poisoned".into()))?;
     let shown;
-    let (seen, to_frame): (&Mat, closer::ToFrame) = match view {
-        View::Whole => (image, closer::ToFrame::Offset([0.0, 0.0])),
+    let (seen, to_frame): (&Mat, mosaic::ToFrame) = match view {
+        View::Whole => (image, mosaic::ToFrame::Offset([0.0, 0.0])),
         View::Region(r) => {
             shown = Mat::roi(image, *r)?.try_clone()?;
             let offset = [f64::from(r.x), f64::from(r.y)];
-            (&shown, closer::ToFrame::Offset(offset))
+            (&shown, mosaic::ToFrame::Offset(offset))
         }
         View::Tiles(tiles) => {
             let (input_w, input_h) = detector.input_size();
-            let (mosaic, placed) = closer::mosaic(image, tiles, input_w, input_h)?;
+            let (mosaic, placed) = mosaic::mosaic(image, tiles, input_w, input_h)?;
             shown = mosaic;
-            (&shown, closer::ToFrame::Tiles(placed))
+            (&shown, mosaic::ToFrame::Tiles(placed))
         }
     };
     let claimed = std::cell::RefCell::new(Vec::new());
@@ -231,18 +232,6 @@ struct Outlines {
 /// 621100–621399, where outlines on the mat and the table were named at 0.20–0.42 (wrong names
 /// 10 → 1 of 300 tables).
 const OUTLINE_MIN_CONFIDENCE: f32 = 0.5;
-
-/// An unnamed outline is kept only where the image differs across each of its sides at least
-/// this much ([`crate::detector::edges::weakest_side`]): the model also outlines the table between
-/// two cards of a column and patches of patterned table. Chosen on the Blitz tuning boards
-/// 612000–612199: unnamed outlines where no card lies 35 → 18, no visible card lost (the
-/// uncovered cards' unnamed outlines measured 30 or more).
-const UNNAMED_OUTLINE_MIN_SIDE_CONTRAST: f64 = 20.0;
-
-fn sides_are_edges(image: &Mat, corners: &[[f64; 2]; 4]) -> Result<bool, VisionError> {
-    let weakest = crate::detector::edges::weakest_side(image, corners)?;
-    Ok(weakest.is_none_or(|w| w >= UNNAMED_OUTLINE_MIN_SIDE_CONTRAST))
-}
 
 /// An unnamed frame hole is kept only where the image differs across three of its sides at least
 /// this much, the colours compared half a frame's width within and beyond: a card's hole meets its
@@ -321,7 +310,7 @@ enum Look<'a> {
     },
     /// Closer, at cards run together ([`merged`]): each region of the frame shown to the model
     /// as a tile of one input, and the cards whose centres lie in some `keep` of them.
-    Closer(&'a [closer::Tile]),
+    Closer(&'a [mosaic::Tile]),
 }
 
 /// What one look of the learned detector found.
@@ -487,7 +476,10 @@ impl Scanner {
             let found = self.name_outline(image, card)?;
             let keep = match found.card {
                 Some(_) => true,
-                None => learned.keep_unnamed && sides_are_edges(image, &found.corners)?,
+                None => {
+                    learned.keep_unnamed
+                        && crate::detector::edges::sides_are_edges(image, &found.corners)?
+                }
             };
             if keep {
                 out.push(found);

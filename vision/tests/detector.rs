@@ -318,6 +318,48 @@ fn moving_a_side_of_an_unnamed_card_names_nothing_wrong() {
     );
 }
 
+/// A closer look parts rows of touching cards the first look outlined as one, and names nothing
+/// wrong. The fixture is two scenes of the training-family tuning set (seeds 800091 and 800137,
+/// `export_eval.py --families train`; the look's bars were chosen on that set): rows of white
+/// text-box cards touching end to end on a light and on a grass table, five of whose cards the
+/// first look ran into their neighbours.
+#[test]
+fn a_closer_look_parts_touching_cards_and_names_nothing_wrong() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/closer-cards");
+    let plain = evaluate_set(&dir, EvalOptions::default(), NearPrints::IdentifierAlone);
+    let closer = evaluate_set(
+        &dir,
+        EvalOptions {
+            look_closer: true,
+            ..Default::default()
+        },
+        NearPrints::IdentifierAlone,
+    );
+    assert_eq!(closer.total.cards, plain.total.cards);
+    assert!(
+        closer.total.found >= plain.total.found + 3,
+        "found {} with a closer look, {} without",
+        closer.total.found,
+        plain.total.found
+    );
+    assert!(
+        closer.total.named_right > plain.total.named_right,
+        "named right {} with a closer look, {} without",
+        closer.total.named_right,
+        plain.total.named_right
+    );
+    assert_eq!(closer.total.named_wrong, 0, "named wrong");
+    assert_eq!(
+        closer.total.unknown_named, 0,
+        "a card nobody enrolled named"
+    );
+    assert!(!plain.stages.contains_key("detect: closer look"));
+    assert!(
+        closer.stages["detect: closer look"].p95_ms > 0.0,
+        "the look's time is reported"
+    );
+}
+
 /// The sibling model names cards the identifier abstains on between prints of one design that
 /// differ only in a count, and none wrong: no card named wrong, no card nobody enrolled named, none
 /// named without it lost. The fixture is four scenes of the count-marks tuning set (seeds

@@ -249,6 +249,9 @@ pub struct EvalOptions {
     pub true_corners: bool,
     /// Try whole cards the model does not name again with one side moved (`name::name_card`).
     pub mend_sides: bool,
+    /// Look again, closer, where the detector ran cards together
+    /// ([`CardDetector::look_closer`]).
+    pub look_closer: bool,
     /// Which enrolled decks each scene's cards are named among.
     pub enrolled: EnrolledDecks,
 }
@@ -321,6 +324,7 @@ pub fn evaluate(
         lookalikes,
         true_corners,
         mend_sides,
+        look_closer,
         enrolled,
     } = options;
     let naming = NameOptions {
@@ -371,17 +375,38 @@ pub fn evaluate(
         } else {
             detector.detect(&image)?
         };
-        let detect_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let mut detect_ms = t.elapsed().as_secs_f64() * 1000.0;
         let t = Instant::now();
-        let named: Vec<NamedCard> = detected
+        let mut named: Vec<NamedCard> = detected
             .iter()
             .map(|d| name_card(learned, &image, d, naming))
             .collect::<Result<_, _>>()?;
+        let mut name_ms = t.elapsed().as_secs_f64() * 1000.0;
+        if look_closer && !true_corners {
+            let known: Vec<bool> = named.iter().map(|n| n.verdict.card.is_some()).collect();
+            let closer = detector.look_closer(&image, &detected, &known)?;
+            detect_ms += detector.timings.closer_ms;
+            let closer_ms = detector.timings.closer_ms;
+            times
+                .entry("detect: closer look".into())
+                .or_default()
+                .push(closer_ms);
+            let t = Instant::now();
+            named = named
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| !closer.parted.contains(k))
+                .map(|(_, n)| n)
+                .collect();
+            for card in &closer.cards {
+                named.push(name_card(learned, &image, card, naming)?);
+            }
+            name_ms += t.elapsed().as_secs_f64() * 1000.0;
+        }
         sides_mended += named
             .iter()
             .filter(|n| matches!(n.sides_mended, Some(Some(_))))
             .count();
-        let name_ms = t.elapsed().as_secs_f64() * 1000.0;
         // From true corners nothing was detected: the detector's timings are an earlier run's.
         let timings = (!true_corners).then_some(&detector.timings);
         record_times(&mut times, timings, detect_ms, name_ms);

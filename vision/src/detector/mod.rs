@@ -8,6 +8,7 @@
 //! Any image size: the frame is resized (aspect kept) into the model's fixed input, and quads are
 //! reported in the input image's pixels.
 
+mod closer;
 mod corners;
 pub mod deck;
 pub mod edges;
@@ -135,6 +136,8 @@ pub struct DetectTimings {
     pub quads_ms: f64,
     pub snap_ms: f64,
     pub corners_ms: f64,
+    /// [`CardDetector::detect_closer`]'s closer look (0 without one).
+    pub closer_ms: f64,
 }
 
 pub struct CardDetector {
