@@ -1003,7 +1003,7 @@ fn table(args: TableArgs) -> anyhow::Result<ExitCode> {
             );
         }
         ms.push(frame.scan_ms);
-        for c in session.see(frame.index, frame.cards) {
+        for c in session.see(frame.index, frame.cards, frame.hand_seen) {
             if !args.json {
                 println!("frame {}: {}", frame.index, say(&c));
             }

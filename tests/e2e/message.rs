@@ -398,6 +398,10 @@ fn message_eval_reports_by_condition_as_a_table_or_json() {
         text.contains("found%") && text.contains("placement"),
         "{text}"
     );
+    assert!(
+        text.contains("frames the table counts nothing from"),
+        "the frames held for a hand are reported: {text}"
+    );
     let dir = crate::cli::root().join("vision/tests/fixtures/message-tables");
     let out = crate::cli::run(&[
         "message",

@@ -8,6 +8,7 @@ use vision::games::message::{
     layout_from_colours, message_scanner, read_with_seat_cards, MessageFace, MessageSceneOptions,
     MessageSceneRenderer, SeatCard, SeatRegions,
 };
+use vision::hands::HandWatch;
 use vision::source::{Frame, FrameSource};
 use vision::Scanner;
 
@@ -21,6 +22,8 @@ pub struct TableFrame {
     /// The seat regions this frame was read against when the seat cards gave them (every seat's
     /// card seen); `None`: the regions drawn for the camera.
     pub regions_from_seat_cards: Option<SeatRegions>,
+    /// A hand (skin where the table changed, [`vision::hands::HandWatch`]) is over the table.
+    pub hand_seen: bool,
     pub scan_ms: f64,
 }
 
@@ -33,6 +36,8 @@ pub struct SyntheticGame {
     pub frames_per_card: u64,
     /// Frames after the last card arrives.
     pub tail: u64,
+    /// From this frame on, a hand is drawn over the table (a new spot each frame).
+    pub hand_from: Option<u64>,
     next: u64,
     total: u64,
     pub size: (i32, i32),
@@ -55,6 +60,7 @@ impl SyntheticGame {
             layout,
             frames_per_card: 4,
             tail: 6,
+            hand_from: None,
             next: 0,
             total: 0,
             size: (1280, 720),
@@ -70,7 +76,7 @@ impl SyntheticGame {
             height: Some(self.size.1),
             layout: self.layout.clone(),
             overlap: Some(false),
-            hand: Some(false),
+            hand: Some(self.hand_from.is_some_and(|from| frame >= from)),
             gentle: true,
             frame,
             shown: Some(shown.min(usize::MAX as u64) as usize),
@@ -127,6 +133,7 @@ pub struct TableFeed {
     source: Box<dyn FrameSource>,
     scanner: Scanner,
     faces: Vec<MessageFace>,
+    hands: HandWatch,
     pub name: String,
 }
 
@@ -143,6 +150,7 @@ impl TableFeed {
             source,
             scanner,
             faces,
+            hands: HandWatch::default(),
             name,
         })
     }
@@ -160,12 +168,17 @@ impl TableFeed {
             .with_context(|| frame.origin.clone())?;
         let (cards, from_cards) = read_with_seat_cards(&obs, &frame.image, regions, &self.faces)
             .with_context(|| frame.origin.clone())?;
+        let hand_seen = self
+            .hands
+            .hand_in_view(&frame.image)
+            .with_context(|| frame.origin.clone())?;
         Ok(Some(TableFrame {
             index: frame.index,
             origin: frame.origin,
             image: frame.image,
             cards,
             regions_from_seat_cards: from_cards,
+            hand_seen,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
         }))
     }

@@ -128,7 +128,7 @@ impl MessageTableApp {
                 if let Some((size, rgb)) = crate::live::vision_feed::rgb(&frame.image) {
                     self.set_image(size, rgb);
                 }
-                for c in self.session.see(frame.index, frame.cards) {
+                for c in self.session.see(frame.index, frame.cards, frame.hand_seen) {
                     self.log.push(describe(&c));
                 }
                 if let Some(e) = self.session.journal_error.take() {

@@ -29,6 +29,15 @@ pub fn eval_report(
         summary.p95_ms
     );
     println!(
+        "frames the table counts nothing from (a hand seen, or a card covered by no card): {} of {} \
+         with a hand, {} of {} without; seats with the exact count over the frames counted: {:.2} %",
+        summary.hand_scenes_held,
+        summary.hand_scenes,
+        summary.handless_scenes_held,
+        summary.scenes - summary.hand_scenes,
+        100.0 * summary.seat_tallies_counted
+    );
+    println!(
         "{:<10} {:<12} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8}",
         "axis",
         "value",

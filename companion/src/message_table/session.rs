@@ -21,7 +21,7 @@ use message::tally::{announce, Announcement, Said, SeatTally};
 use message::{Colour, Profile};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use vision::games::message::{colour_en, SeatCard, SeatRegions};
+use vision::games::message::{colour_en, hand_over_table, SeatCard, SeatRegions};
 
 /// What changed at the table in one frame.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -181,28 +181,6 @@ fn key(seat: usize, colour: Colour, rank: usize) -> String {
     format!("s{}:{}#{rank}", seat + 1, colour_en(colour))
 }
 
-/// Whether a covered card is hidden by something that is not one of the cards beside it (a hand or
-/// an arm): cards in a fanned row cover each other by design. Only a card read as a card (named, or
-/// its colour read) counts: a covered outline with neither is as often a patterned table's square
-/// or brick as a card under a hand.
-pub fn hand_over_table(cards: &[SeatCard]) -> bool {
-    let radius = |c: &SeatCard| {
-        c.corners
-            .iter()
-            .map(|p| (p[0] - c.center[0]).hypot(p[1] - c.center[1]))
-            .fold(0.0f32, f32::max)
-    };
-    cards.iter().enumerate().any(|(i, c)| {
-        c.covered
-            && (c.face.is_some() || c.colour.is_some())
-            && !cards.iter().enumerate().any(|(j, o)| {
-                j != i
-                    && (o.center[0] - c.center[0]).hypot(o.center[1] - c.center[1])
-                        < radius(c) + radius(o)
-            })
-    })
-}
-
 impl TableSession {
     pub fn new(regions: SeatRegions, profile: Profile) -> TableSession {
         let seats = regions.seats.len();
@@ -343,10 +321,12 @@ impl TableSession {
         }
     }
 
-    /// One frame: returns what changed (tallies first, then what to announce).
-    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>) -> Vec<Change> {
+    /// One frame: returns what changed (tallies first, then what to announce). `hand_seen`: the
+    /// camera saw a hand over the table (skin where the table changed); a card read as covered
+    /// with no card beside it to cover it says so too. Such a frame commits nothing.
+    pub fn see(&mut self, index: u64, cards: Vec<SeatCard>, hand_seen: bool) -> Vec<Change> {
         self.frames += 1;
-        let hand = hand_over_table(&cards);
+        let hand = hand_seen || hand_over_table(&cards);
         let frame = self.sightings(index, &cards, hand);
         self.last = cards;
         self.last_hand = hand;

@@ -49,7 +49,7 @@ fn card(x: f32, colour: Colour, named: bool) -> SeatCard {
 
 fn run(session: &mut TableSession, cards: &[SeatCard], frames: u64) -> Vec<Change> {
     (0..frames)
-        .flat_map(|i| session.see(session.frames + i, cards.to_vec()))
+        .flat_map(|i| session.see(session.frames + i, cards.to_vec(), false))
         .collect()
 }
 
@@ -208,7 +208,7 @@ fn message_table_panel_rules_an_entered_chain_and_shows_a_death() {
         card(270.0, Colour::Black, true),
     ];
     for i in 0..3 {
-        app.session.see(i, black.to_vec());
+        app.session.see(i, black.to_vec(), false);
     }
     let mut h = harness(app);
     // In the announcements and, as the latest, in large type on top.
@@ -302,7 +302,7 @@ fn message_table_a_fanned_row_is_not_a_hand_but_an_unreadable_card_is_reported()
     let mut under = card(120.0, Colour::Red, true);
     under.covered = true;
     let row = [under, card(130.0, Colour::Blue, true)];
-    assert!(!super::session::hand_over_table(&row));
+    assert!(!vision::games::message::hand_over_table(&row));
     // A card with neither a name nor a colour: said once, in its seat.
     let mut blank = card(320.0, Colour::Black, false);
     blank.colour = None;
@@ -326,7 +326,7 @@ fn message_table_a_blank_covered_outline_is_not_a_hand() {
     square.pixel_colour = None;
     square.covered = true;
     let red = card(120.0, Colour::Red, true);
-    assert!(!super::session::hand_over_table(&[
+    assert!(!vision::games::message::hand_over_table(&[
         square.clone(),
         red.clone()
     ]));
@@ -335,7 +335,7 @@ fn message_table_a_blank_covered_outline_is_not_a_hand() {
     assert_eq!(s.tallies[1].red, 1, "counted through the table's pattern");
     let mut under_hand = card(320.0, Colour::Black, true);
     under_hand.covered = true;
-    assert!(super::session::hand_over_table(&[red, under_hand]));
+    assert!(vision::games::message::hand_over_table(&[red, under_hand]));
 }
 
 #[test]
@@ -458,7 +458,7 @@ fn message_table_panel_corrects_a_seat_and_undoes_a_death() {
         card(40.0, Colour::Black, true),
     ];
     for i in 0..3 {
-        app.session.see(i, two.to_vec());
+        app.session.see(i, two.to_vec(), false);
     }
     let mut h = harness(app);
     assert!(h.query_by_label_contains("死亡 dead").is_none());
@@ -471,7 +471,7 @@ fn message_table_panel_corrects_a_seat_and_undoes_a_death() {
     h.get_by_label_contains("摄像头 camera 红0蓝0黑2");
     // More frames: the correction stays.
     for i in 3..8 {
-        h.state_mut().session.see(i, two.to_vec());
+        h.state_mut().session.see(i, two.to_vec(), false);
     }
     h.run();
     assert_eq!(h.state().session.tallies[0].black, 3);
@@ -556,4 +556,66 @@ fn message_table_asks_after_the_first_round_whether_to_go_on_confirming() {
     h.run();
     assert_eq!(h.state().session.confirm, Confirm::Every);
     assert!(h.query_by_label("继续确认 Keep confirming").is_none());
+}
+
+/// A frame in which the camera saw a hand commits nothing: the cards it hides are not taken off
+/// the table, however long it stays. Without the hand seen, the same frames take them off.
+#[test]
+fn message_table_a_hand_seen_over_the_table_commits_nothing() {
+    let cards = [
+        card(50.0, Colour::Black, true),
+        card(150.0, Colour::Red, true),
+    ];
+    let under_a_hand = [card(50.0, Colour::Black, true)];
+    let counted = |session: &TableSession| {
+        session
+            .camera
+            .iter()
+            .map(|t| usize::from(t.red + t.blue + t.black))
+            .sum::<usize>()
+    };
+    let mut held = TableSession::new(regions(), Profile::default());
+    let mut taken = TableSession::new(regions(), Profile::default());
+    for session in [&mut held, &mut taken] {
+        run(session, &cards, 8);
+        assert_eq!(counted(session), 2);
+    }
+    for i in 0..12 {
+        held.see(held.frames + i, under_a_hand.to_vec(), true);
+        taken.see(taken.frames + i, under_a_hand.to_vec(), false);
+    }
+    assert!(held.last_hand);
+    assert_eq!(counted(&held), 2, "a card under the hand was taken off");
+    assert_eq!(
+        counted(&taken),
+        1,
+        "a card gone with no hand in view stays on"
+    );
+}
+
+/// The camera's hand watch sees the hand the synthetic game draws over a 风声 table (skin where the
+/// table changed), and no hand before it comes.
+#[test]
+fn message_table_the_hand_watch_sees_a_hand_over_a_synthetic_table() {
+    let cat = Catalogue::shipped().expect("shipped");
+    let mut game = super::feed::SyntheticGame::new(&cat, 7, Some("k,r,u")).expect("game");
+    game.size = (640, 360);
+    let laid = game.frames();
+    game.hand_from = Some(laid - 4);
+    let mut watch = vision::hands::HandWatch::default();
+    let seen: Vec<bool> = (0..laid)
+        .map(|i| {
+            let frame = game.frame(i).expect("frame");
+            watch.hand_in_view(&frame.image).expect("hand watch")
+        })
+        .collect();
+    let (before, after) = seen.split_at((laid - 4) as usize);
+    assert!(
+        before.iter().all(|h| !h),
+        "a hand seen before it came: {seen:?}"
+    );
+    assert!(
+        after.iter().filter(|h| **h).count() >= 3,
+        "the hand over the table not seen: {seen:?}"
+    );
 }

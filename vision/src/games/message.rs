@@ -23,7 +23,7 @@ pub use markers::{
     find_seat_markers, look_closer, read_with_seat_cards, regions_from_markers, render_seat_card,
     without_seat_cards, SeatMarker, FIRST_SEAT_MARKER,
 };
-pub use read::{read_colour, read_seats, SeatCard};
+pub use read::{hand_over_table, read_colour, read_seats, SeatCard};
 pub use scene::{
     layout_from_colours, MessageScene, MessageSceneOptions, MessageSceneRenderer, MessageTruth,
     MessageTruthCard,

@@ -76,6 +76,11 @@ pub struct MessageOutcome {
     /// The camera and table, where the scenes say (another compositor's manifest).
     #[serde(default)]
     pub conditions: Option<MessageConditions>,
+    /// Whether the table session would count nothing from this frame: a hand seen over the table
+    /// (skin where the table changed; only where a hand-free frame of the same table taught the
+    /// watch the table first) or a card read covered with nothing beside it to cover it.
+    #[serde(default)]
+    pub held: bool,
 }
 
 impl MessageOutcome {
@@ -193,6 +198,7 @@ pub fn compare_cards(
         seat_card_regions: false,
         total_ms,
         conditions: None,
+        held: false,
     }
 }
 
@@ -222,6 +228,17 @@ pub struct MessageSummary {
     /// Scenes read against the regions their seat cards gave (every seat's card seen).
     #[serde(default)]
     pub seat_card_scenes: usize,
+    /// Scenes with a hand, and those of them the table session would count nothing from.
+    #[serde(default)]
+    pub hand_scenes: usize,
+    #[serde(default)]
+    pub hand_scenes_held: usize,
+    /// Scenes with no hand the session would count nothing from (time lost, not a wrong count).
+    #[serde(default)]
+    pub handless_scenes_held: usize,
+    /// Seats whose colour count was exactly right, over the frames the session counts from.
+    #[serde(default)]
+    pub seat_tallies_counted: f64,
 }
 
 pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary {
@@ -242,6 +259,9 @@ pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary
             .unwrap_or(0.0)
     };
     let seats: usize = outcomes.iter().map(|o| o.seats).sum();
+    let counted: Vec<&MessageOutcome> = outcomes.iter().filter(|o| !o.held).collect();
+    let counted_seats: usize = counted.iter().map(|o| o.seats).sum();
+    let has_hand = |o: &MessageOutcome| o.conditions.as_ref().is_some_and(|c| c.hand);
     MessageSummary {
         scenes: outcomes.len(),
         first_seed,
@@ -267,6 +287,11 @@ pub fn summarise(outcomes: &[MessageOutcome], first_seed: u64) -> MessageSummary
         median_ms: at(0.5),
         p95_ms: at(0.95),
         seat_card_scenes: outcomes.iter().filter(|o| o.seat_card_regions).count(),
+        hand_scenes: outcomes.iter().filter(|o| has_hand(o)).count(),
+        hand_scenes_held: outcomes.iter().filter(|o| has_hand(o) && o.held).count(),
+        handless_scenes_held: outcomes.iter().filter(|o| !has_hand(o) && o.held).count(),
+        seat_tallies_counted: counted.iter().map(|o| o.seats_tally_ok).sum::<usize>() as f64
+            / counted_seats.max(1) as f64,
     }
 }
 
@@ -310,6 +335,16 @@ pub fn run(
     let mut out = Vec::with_capacity(n);
     for i in 0..n as u64 {
         let scene = renderer.render(seed + i, opts)?;
+        // The watch learns the table from a hand-free frame of it first, as a session has seen
+        // the table before a hand comes.
+        let mut hands = crate::hands::HandWatch::default();
+        let before = MessageSceneOptions {
+            hand: Some(false),
+            frame: opts.frame + 1,
+            ..opts.clone()
+        };
+        hands.hand_in_view(&renderer.render(seed + i, &before)?.image)?;
+        let hand_seen = hands.hand_in_view(&scene.image)?;
         let t = std::time::Instant::now();
         let obs = scanner.scan(&scene.image, i)?;
         // With seat cards on the table their regions are used: the drawn ones (the truth's, made
@@ -325,6 +360,7 @@ pub fn run(
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         let mut outcome = compare(&scene.truth, &read, ms);
         outcome.seat_card_regions = from_cards.is_some();
+        outcome.held = hand_seen || super::read::hand_over_table(&read);
         let p = &scene.truth.params;
         outcome.conditions = Some(MessageConditions {
             placement: crate::eval::serde_name(&p.placement),

@@ -143,6 +143,9 @@ pub fn run_external(
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         let mut outcome = compare_cards(scene.seed, scene.seats, &truth, &read, ms);
         outcome.seat_card_regions = from_cards.is_some();
+        // One picture of each table: no hand-free frame to learn the table from, so only a card
+        // read covered with nothing beside it says a hand is there.
+        outcome.held = super::read::hand_over_table(&read);
         outcome.conditions = Some(scene.conditions());
         each(scene, &read, &outcome);
         out.push(outcome);

@@ -114,6 +114,28 @@ fn channel_percentile(img: &Mat, r: Rect, q: f64) -> Result<[f64; 3], VisionErro
     Ok(out)
 }
 
+/// Whether a covered card is hidden by something that is not one of the cards beside it (a hand or
+/// an arm): cards in a fanned row cover each other by design. Only a card read as a card (named, or
+/// its colour read) counts: a covered outline with neither is as often a patterned table's square
+/// or brick as a card under a hand.
+pub fn hand_over_table(cards: &[SeatCard]) -> bool {
+    let radius = |c: &SeatCard| {
+        c.corners
+            .iter()
+            .map(|p| (p[0] - c.center[0]).hypot(p[1] - c.center[1]))
+            .fold(0.0f32, f32::max)
+    };
+    cards.iter().enumerate().any(|(i, c)| {
+        c.covered
+            && (c.face.is_some() || c.colour.is_some())
+            && !cards.iter().enumerate().any(|(j, o)| {
+                j != i
+                    && (o.center[0] - c.center[0]).hypot(o.center[1] - c.center[1])
+                        < radius(c) + radius(o)
+            })
+    })
+}
+
 /// Every observed card with its seat, face and colour.
 pub fn read_seats(
     obs: &TableObservation,
