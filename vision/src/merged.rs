@@ -83,6 +83,18 @@ pub enum Why {
     Unexplained([f64; 4]),
 }
 
+impl Why {
+    /// Whether a look came out with cards to keep: `found` new cards (the card-sized ones in its
+    /// tile), with `named_in_it` named cards already in a merged outline. A merged outline that
+    /// is still one card stays as it was.
+    pub fn parted_into(&self, found: usize, named_in_it: usize) -> bool {
+        match self {
+            Why::Merged(_) => found + named_in_it >= 2,
+            Why::Unexplained(_) => found > 0,
+        }
+    }
+}
+
 /// The closer looks a frame needs, largest first, at most [`MAX_LOOKS`]: the `outlines` (image
 /// corners) several cards large, and the card pixels of `map` (the first look's, its image at
 /// `offset` in the frame) outside every outline of `explained`, each measured against the named

@@ -385,12 +385,10 @@ pub fn evaluate(
         if look_closer && !true_corners {
             let known: Vec<bool> = named.iter().map(|n| n.verdict.card.is_some()).collect();
             let closer = detector.look_closer(&image, &detected, &known)?;
-            detect_ms += detector.timings.closer_ms;
             let closer_ms = detector.timings.closer_ms;
-            times
-                .entry("detect: closer look".into())
-                .or_default()
-                .push(closer_ms);
+            detect_ms += closer_ms;
+            let stage = times.entry("detect: closer look".into()).or_default();
+            stage.push(closer_ms);
             let t = Instant::now();
             named = named
                 .into_iter()

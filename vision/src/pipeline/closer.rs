@@ -100,17 +100,14 @@ impl Scanner {
                         || look.card_share(&f.corners) >= merged::CLOSER_UNNAMED_MIN_CARD_SHARE)
             });
             cards = rest;
-            let parted = match look.why {
-                Why::Merged(_) => {
-                    let named_in_it = named
-                        .iter()
-                        .filter(|q| geometry::point_in_convex(geometry::centroid(*q), &tile.keep))
-                        .count();
-                    mine.len() + named_in_it >= 2
-                }
-                Why::Unexplained(_) => true,
+            let named_in_it = match look.why {
+                Why::Merged(_) => named
+                    .iter()
+                    .filter(|q| geometry::point_in_convex(geometry::centroid(*q), &tile.keep))
+                    .count(),
+                Why::Unexplained(_) => 0,
             };
-            if parted && !mine.is_empty() {
+            if look.why.parted_into(mine.len(), named_in_it) && !mine.is_empty() {
                 done.cards += mine.len() as u32;
                 found.retain(|f| f.card.is_some() || f.corners != tile.keep);
                 take_learned(found, mine);
