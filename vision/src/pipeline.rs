@@ -838,6 +838,13 @@ impl Scanner {
             timings.detect_ms += closer.detect_ms;
             timings.identify_ms += far_look_ms - closer.detect_ms;
         }
+        if !hand {
+            let frame = (image.cols(), image.rows());
+            let outlines: Vec<[[f64; 2]; 4]> = found.iter().map(|f| f.corners).collect();
+            found.retain(|f| {
+                f.card.is_some() || !f.any_design || !f.covered || hidden(f, &outlines, frame)
+            });
+        }
         let metric = calibration.metric_homography();
         if let Some(homography) = &metric {
             // An unnamed outline must measure like a card of some printed size, whatever gave
@@ -958,6 +965,36 @@ impl Scanner {
     }
 }
 
+/// An outline reaching this close to the frame's edge (pixels) may be a card the edge cuts.
+const FRAME_EDGE_PX: f64 = 4.0;
+
+/// Whether something can hide the partly hidden outline `f`: another of `outlines` touching it
+/// (a card over it) or the frame's edge. A hand is not outlined; the caller asks only when none
+/// is in view. Outlined alone in the open, "partly hidden" is the table's pattern.
+fn hidden(f: &Found, outlines: &[[[f64; 2]; 4]], (width, height): (i32, i32)) -> bool {
+    let (w, h) = (f64::from(width), f64::from(height));
+    let at_edge = f.corners.iter().any(|p| {
+        p[0] <= FRAME_EDGE_PX
+            || p[1] <= FRAME_EDGE_PX
+            || p[0] >= w - FRAME_EDGE_PX
+            || p[1] >= h - FRAME_EDGE_PX
+    });
+    let reach = |q: &[[f64; 2]; 4]| {
+        let c = geometry::centroid(q);
+        let r = q
+            .iter()
+            .map(|p| crate::detect::dist(*p, c))
+            .fold(0.0, f64::max);
+        (c, r)
+    };
+    let (c, r) = reach(&f.corners);
+    at_edge
+        || outlines.iter().any(|q| {
+            let (oc, or) = reach(q);
+            *q != f.corners && crate::detect::dist(c, oc) < r + or
+        })
+}
+
 /// Adds the learned detector's cards to those `found` so far: an unnamed quad that one of them
 /// covers was part of it.
 fn take_learned(found: &mut Vec<Found>, more: Vec<Found>) {
@@ -1019,6 +1056,32 @@ mod tests {
     /// Under a frame in mm (here the image itself), an unnamed outline is kept when it measures
     /// like some printed card: not a square, not a patch smaller than any card, not a sheet
     /// larger; a partly hidden one may be smaller or squarer.
+    /// A partly hidden outline needs something to hide it: a card touching it or the frame's
+    /// edge. Alone in the open it is not hidden by anything.
+    #[test]
+    fn a_partly_hidden_outline_is_hidden_by_a_card_or_the_frame_edge() {
+        let outline = |x: f64, y: f64| Found {
+            corners: [[x, y], [x + 40.0, y], [x + 40.0, y + 56.0], [x, y + 56.0]],
+            card: None,
+            confidence: 0.0,
+            covered: true,
+            model_sure: false,
+            any_design: true,
+        };
+        let frame = (1280, 720);
+        let alone = outline(400.0, 300.0);
+        let beside = outline(430.0, 330.0);
+        let far = outline(900.0, 300.0);
+        let all: Vec<[[f64; 2]; 4]> = [&alone, &beside, &far].map(|f| f.corners).to_vec();
+        assert!(!hidden(&far, &all, frame), "nothing touches it");
+        assert!(hidden(&alone, &all, frame) && hidden(&beside, &all, frame));
+        assert!(
+            hidden(&outline(1238.0, 300.0), &all, frame),
+            "at the right edge"
+        );
+        assert!(hidden(&outline(600.0, 2.0), &all, frame), "at the top edge");
+    }
+
     #[test]
     fn an_outline_measures_like_a_card_of_some_printed_size() {
         let mm = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];

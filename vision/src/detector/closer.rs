@@ -237,6 +237,9 @@ mod tests {
 
         let pieces = vec![card(100.0, 60.0, false), card(160.0, 15.0, false)];
         let found = parted(&looks[..1], &tiles[..1], pieces, &first, &[false, false]);
-        assert!(found.parted.is_empty() && found.cards.is_empty(), "{found:?}");
+        assert!(
+            found.parted.is_empty() && found.cards.is_empty(),
+            "{found:?}"
+        );
     }
 }
