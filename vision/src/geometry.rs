@@ -169,6 +169,22 @@ pub fn signed_area(p: &[[f64; 2]]) -> f64 {
         / 2.0
 }
 
+/// Whether two quads may touch: their centroids are nearer than the sum of their reaches (each
+/// the farthest corner from its centroid). Cheap and generous: a card lying over another, or
+/// beside it, touches it.
+pub fn quads_touch(a: &[[f64; 2]; 4], b: &[[f64; 2]; 4]) -> bool {
+    let reach = |q: &[[f64; 2]; 4]| {
+        let c = centroid(q);
+        let r = q
+            .iter()
+            .map(|p| (p[0] - c[0]).hypot(p[1] - c[1]))
+            .fold(0.0, f64::max);
+        (c, r)
+    };
+    let ((ca, ra), (cb, rb)) = (reach(a), reach(b));
+    (ca[0] - cb[0]).hypot(ca[1] - cb[1]) < ra + rb
+}
+
 pub fn point_in_convex(p: [f64; 2], poly: &[[f64; 2]]) -> bool {
     let n = poly.len();
     let mut sign = 0.0;

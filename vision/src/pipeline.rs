@@ -838,11 +838,15 @@ impl Scanner {
             timings.detect_ms += closer.detect_ms;
             timings.identify_ms += far_look_ms - closer.detect_ms;
         }
+        // A partly hidden outline with nothing to hide it (no card, no frame edge, no hand).
         if !hand {
             let frame = (image.cols(), image.rows());
             let outlines: Vec<[[f64; 2]; 4]> = found.iter().map(|f| f.corners).collect();
             found.retain(|f| {
-                f.card.is_some() || !f.any_design || !f.covered || hidden(f, &outlines, frame)
+                f.card.is_some()
+                    || !f.any_design
+                    || !f.covered
+                    || something_can_hide(f, &outlines, frame)
             });
         }
         let metric = calibration.metric_homography();
@@ -971,7 +975,7 @@ const FRAME_EDGE_PX: f64 = 4.0;
 /// Whether something can hide the partly hidden outline `f`: another of `outlines` touching it
 /// (a card over it) or the frame's edge. A hand is not outlined; the caller asks only when none
 /// is in view. Outlined alone in the open, "partly hidden" is the table's pattern.
-fn hidden(f: &Found, outlines: &[[[f64; 2]; 4]], (width, height): (i32, i32)) -> bool {
+fn something_can_hide(f: &Found, outlines: &[[[f64; 2]; 4]], (width, height): (i32, i32)) -> bool {
     let (w, h) = (f64::from(width), f64::from(height));
     let at_edge = f.corners.iter().any(|p| {
         p[0] <= FRAME_EDGE_PX
@@ -979,20 +983,10 @@ fn hidden(f: &Found, outlines: &[[[f64; 2]; 4]], (width, height): (i32, i32)) ->
             || p[0] >= w - FRAME_EDGE_PX
             || p[1] >= h - FRAME_EDGE_PX
     });
-    let reach = |q: &[[f64; 2]; 4]| {
-        let c = geometry::centroid(q);
-        let r = q
-            .iter()
-            .map(|p| crate::detect::dist(*p, c))
-            .fold(0.0, f64::max);
-        (c, r)
-    };
-    let (c, r) = reach(&f.corners);
     at_edge
-        || outlines.iter().any(|q| {
-            let (oc, or) = reach(q);
-            *q != f.corners && crate::detect::dist(c, oc) < r + or
-        })
+        || outlines
+            .iter()
+            .any(|q| *q != f.corners && geometry::quads_touch(q, &f.corners))
 }
 
 /// Adds the learned detector's cards to those `found` so far: an unnamed quad that one of them
@@ -1073,13 +1067,18 @@ mod tests {
         let beside = outline(430.0, 330.0);
         let far = outline(900.0, 300.0);
         let all: Vec<[[f64; 2]; 4]> = [&alone, &beside, &far].map(|f| f.corners).to_vec();
-        assert!(!hidden(&far, &all, frame), "nothing touches it");
-        assert!(hidden(&alone, &all, frame) && hidden(&beside, &all, frame));
+        assert!(!something_can_hide(&far, &all, frame), "nothing touches it");
         assert!(
-            hidden(&outline(1238.0, 300.0), &all, frame),
+            something_can_hide(&alone, &all, frame) && something_can_hide(&beside, &all, frame)
+        );
+        assert!(
+            something_can_hide(&outline(1238.0, 300.0), &all, frame),
             "at the right edge"
         );
-        assert!(hidden(&outline(600.0, 2.0), &all, frame), "at the top edge");
+        assert!(
+            something_can_hide(&outline(600.0, 2.0), &all, frame),
+            "at the top edge"
+        );
     }
 
     #[test]

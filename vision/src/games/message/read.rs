@@ -119,20 +119,14 @@ fn channel_percentile(img: &Mat, r: Rect, q: f64) -> Result<[f64; 3], VisionErro
 /// its colour read) counts: a covered outline with neither is as often a patterned table's square
 /// or brick as a card under a hand.
 pub fn hand_over_table(cards: &[SeatCard]) -> bool {
-    let radius = |c: &SeatCard| {
-        c.corners
-            .iter()
-            .map(|p| (p[0] - c.center[0]).hypot(p[1] - c.center[1]))
-            .fold(0.0f32, f32::max)
-    };
+    let quad = |c: &SeatCard| c.corners.map(|p| [f64::from(p[0]), f64::from(p[1])]);
     cards.iter().enumerate().any(|(i, c)| {
         c.covered
             && (c.face.is_some() || c.colour.is_some())
-            && !cards.iter().enumerate().any(|(j, o)| {
-                j != i
-                    && (o.center[0] - c.center[0]).hypot(o.center[1] - c.center[1])
-                        < radius(c) + radius(o)
-            })
+            && !cards
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && crate::geometry::quads_touch(&quad(c), &quad(o)))
     })
 }
 
