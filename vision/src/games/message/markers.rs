@@ -300,7 +300,27 @@ pub fn read_with_seat_cards(
     let placed = [markers.as_slice(), kept.as_slice()].concat();
     let from_cards = regions_from_markers(&placed, seats, size, middle_of_named(obs));
     let read = read_seats(obs, image, from_cards.as_ref().unwrap_or(drawn), faces)?;
-    Ok((without_seat_cards(read, &markers), from_cards))
+    let read = without_seat_cards(read, &markers);
+    let unseen: Vec<[f32; 2]> = from_cards
+        .iter()
+        .flat_map(|r| r.seats.iter().enumerate())
+        .filter(|(s, _)| markers.iter().all(|m| m.seat != *s))
+        .filter_map(|(_, r)| r.seat_card)
+        .collect();
+    Ok((without_unread_seat_cards(read, &unseen), from_cards))
+}
+
+/// `read` without an unnamed, uncovered outline on a seat card whose marker was not read (where
+/// the seen seat cards put it): at the far side of the table the marker is too small to read, and
+/// its card, black print on white, reads as black intelligence.
+fn without_unread_seat_cards(read: Vec<SeatCard>, unseen: &[[f32; 2]]) -> Vec<SeatCard> {
+    read.into_iter()
+        .filter(|c| {
+            c.face.is_some()
+                || c.covered
+                || !unseen.iter().any(|&p| point_in_polygon(p, &c.corners))
+        })
+        .collect()
 }
 
 /// How far a seen seat card may lie from where `drawn` had it, as a share of the distance between
@@ -526,6 +546,50 @@ mod tests {
             "{c:?}"
         );
         assert!(render_seat_card(9, 4.0).is_err(), "there is no tenth seat");
+    }
+
+    /// Where a seat card's marker was not read (the seen ones put it), an unnamed outline lying
+    /// whole on it is the seat card, not black intelligence; a named card there, a covered one,
+    /// and an outline elsewhere stay.
+    #[test]
+    fn an_unread_seat_card_is_not_intelligence() {
+        let read = |x: f32, named: bool, covered: bool| SeatCard {
+            seat: Some(0),
+            face: named.then(|| "lock-black".to_string()),
+            colour: Some(message::Colour::Black),
+            pixel_colour: None,
+            center: [x, 100.0],
+            corners: [
+                [x - 20.0, 80.0],
+                [x + 20.0, 80.0],
+                [x + 20.0, 120.0],
+                [x - 20.0, 120.0],
+            ],
+            covered,
+            confidence: 0.0,
+        };
+        let unseen = [[105.0, 102.0]];
+        let kept = without_unread_seat_cards(
+            vec![
+                read(100.0, false, false),
+                read(100.0, true, false),
+                read(100.0, false, true),
+                read(300.0, false, false),
+            ],
+            &unseen,
+        );
+        let left: Vec<(f32, bool, bool)> = kept
+            .iter()
+            .map(|c| (c.center[0], c.face.is_some(), c.covered))
+            .collect();
+        assert_eq!(
+            left,
+            [
+                (100.0, true, false),
+                (100.0, false, true),
+                (300.0, false, false)
+            ]
+        );
     }
 
     /// The seat card's outline follows its marker (a turned, scaled marker gives the card round
