@@ -137,17 +137,10 @@ fn hand_mask(small: &Mat, now: &Mat, table: &Mat) -> Result<(Mat, Mat), VisionEr
 
 /// Whether the changed region holding `blob` reaches the frame's edge (an arm reaching in).
 fn reaches_the_edge(changed: &Mat, blob: &Mat) -> Result<bool, VisionError> {
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let n = imgproc::connected_components_with_stats(
-        changed,
-        &mut labels,
-        &mut stats,
-        &mut centroids,
-        8,
-        opencv::core::CV_32S,
-    )?;
+    let crate::components::Components { labels, parts } =
+        crate::components::components(changed, 8)?;
     let (w, h) = (changed.cols(), changed.rows());
-    let mut held = vec![false; n.max(0) as usize];
+    let mut held = vec![false; parts.len()];
     for y in 0..h {
         for x in 0..w {
             if *blob.at_2d::<u8>(y, x)? != 0 {
@@ -158,33 +151,20 @@ fn reaches_the_edge(changed: &Mat, blob: &Mat) -> Result<bool, VisionError> {
             }
         }
     }
-    for (l, _) in held.iter().enumerate().filter(|(l, f)| **f && *l > 0) {
-        let at = |k| stats.at_2d::<i32>(l as i32, k).copied();
-        let (left, top) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
-        let (bw, bh) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
-        if left == 0 || top == 0 || left + bw >= w || top + bh >= h {
-            return Ok(true);
-        }
-    }
-    Ok(false)
+    Ok(parts
+        .iter()
+        .zip(&held)
+        .skip(1)
+        .any(|(p, &held)| held && p.touches_edge(w, h)))
 }
 
 /// The largest 8-connected blob of `mask`: its pixel count and its own mask.
 fn largest_blob(mask: &Mat) -> Result<(i32, Mat), VisionError> {
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let n = imgproc::connected_components_with_stats(
-        mask,
-        &mut labels,
-        &mut stats,
-        &mut centroids,
-        8,
-        opencv::core::CV_32S,
-    )?;
+    let crate::components::Components { labels, parts } = crate::components::components(mask, 8)?;
     let (mut best, mut label) = (0, 0);
-    for i in 1..n {
-        let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
-        if area > best {
-            (best, label) = (area, i);
+    for (i, p) in parts.iter().enumerate().skip(1) {
+        if p.area > best {
+            (best, label) = (p.area, i);
         }
     }
     let mut blob = Mat::default();

@@ -241,27 +241,16 @@ fn marks(contrast: &[f32], width: i32, height: i32) -> Result<Vec<bool>, VisionE
         .max(CONTRAST_SHARE * strongest);
     let ink: Vec<u8> = contrast.iter().map(|&c| u8::from(c > threshold)).collect();
     let ink_mat = grey(&ink, width, height)?;
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let n = imgproc::connected_components_with_stats(
-        &ink_mat,
-        &mut labels,
-        &mut stats,
-        &mut centroids,
-        8,
-        opencv::core::CV_32S,
-    )?;
-    let mut keep = vec![false; n.max(0) as usize];
-    for (label, kept) in keep.iter_mut().enumerate().skip(1) {
-        let stat = |s: i32| stats.at_2d::<i32>(label as i32, s).copied();
-        let (x, y) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
-        let (w, h) = (
-            stat(imgproc::CC_STAT_WIDTH)?,
-            stat(imgproc::CC_STAT_HEIGHT)?,
-        );
-        let touches_edge = x == 0 || y == 0 || x + w >= width || y + h >= height;
-        let strip = touches_edge && w.min(h) <= EDGE_STRIP_PX;
-        *kept = !strip && stat(imgproc::CC_STAT_AREA)? >= MIN_SPECK_PX;
-    }
+    let crate::components::Components { labels, parts } =
+        crate::components::components(&ink_mat, 8)?;
+    let keep: Vec<bool> = parts
+        .iter()
+        .enumerate()
+        .map(|(label, p)| {
+            let strip = p.touches_edge(width, height) && p.width.min(p.height) <= EDGE_STRIP_PX;
+            label > 0 && !strip && p.area >= MIN_SPECK_PX
+        })
+        .collect();
     let labels = labels.data_typed::<i32>()?;
     Ok(labels
         .iter()

@@ -6,6 +6,7 @@
 //! ([`detect`]), identity and orientation ([`identify`]), cell assignment.
 
 pub mod calibrate;
+pub mod components;
 pub mod detect;
 pub mod detector;
 pub mod distinct;

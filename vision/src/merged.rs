@@ -8,9 +8,7 @@
 use crate::detector::CardMap;
 use crate::geometry;
 use crate::VisionError;
-use opencv::core::{Mat, Rect, CV_32S};
-use opencv::imgproc;
-use opencv::prelude::*;
+use opencv::core::{Mat, Rect};
 
 /// An unnamed outline is taken for cards run together when its area is at least this many times
 /// a card's, the card measured as the named cards nearest it. Printed cards differ in size up to
@@ -192,29 +190,23 @@ fn unexplained_blobs(
         }
     }
     let mask = Mat::new_rows_cols_with_data(h as i32, w as i32, &card)?;
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let n = imgproc::connected_components_with_stats(
-        &mask,
-        &mut labels,
-        &mut stats,
-        &mut centroids,
-        4,
-        CV_32S,
-    )?;
-    let mut blobs = Vec::with_capacity(n.max(1) as usize - 1);
+    let parts = crate::components::components(&mask, 4)?.parts;
     // Label 0 is the background.
-    for k in 1..n {
-        let at = |c: i32| stats.at_2d::<i32>(k, c).map(|v| f64::from(*v));
-        let (x, y) = (at(imgproc::CC_STAT_LEFT)?, at(imgproc::CC_STAT_TOP)?);
-        let (bw, bh) = (at(imgproc::CC_STAT_WIDTH)?, at(imgproc::CC_STAT_HEIGHT)?);
-        let bounds = [
-            x * s + offset[0],
-            y * s + offset[1],
-            (x + bw) * s + offset[0],
-            (y + bh) * s + offset[1],
-        ];
-        blobs.push((at(imgproc::CC_STAT_AREA)? * s * s, bounds));
-    }
+    let blobs = parts
+        .iter()
+        .skip(1)
+        .map(|p| {
+            let (x, y) = (f64::from(p.left), f64::from(p.top));
+            let (bw, bh) = (f64::from(p.width), f64::from(p.height));
+            let bounds = [
+                x * s + offset[0],
+                y * s + offset[1],
+                (x + bw) * s + offset[0],
+                (y + bh) * s + offset[1],
+            ];
+            (f64::from(p.area) * s * s, bounds)
+        })
+        .collect();
     Ok(blobs)
 }
 

@@ -839,15 +839,11 @@ impl Scanner {
             timings.identify_ms += far_look_ms - closer.detect_ms;
         }
         // A partly hidden outline with nothing to hide it (no card, no frame edge, no hand).
-        if !hand {
+        let in_question = |f: &Found| f.card.is_none() && f.any_design && f.covered;
+        if !hand && found.iter().any(in_question) {
             let frame = (image.cols(), image.rows());
             let outlines: Vec<[[f64; 2]; 4]> = found.iter().map(|f| f.corners).collect();
-            found.retain(|f| {
-                f.card.is_some()
-                    || !f.any_design
-                    || !f.covered
-                    || something_can_hide(f, &outlines, frame)
-            });
+            found.retain(|f| !in_question(f) || something_can_hide(f, &outlines, frame));
         }
         let metric = calibration.metric_homography();
         if let Some(homography) = &metric {

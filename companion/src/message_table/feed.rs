@@ -8,7 +8,7 @@ use vision::games::message::{
     layout_from_colours, message_scanner, read_with_seat_cards, MessageFace, MessageSceneOptions,
     MessageSceneRenderer, SeatCard, SeatRegions,
 };
-use vision::hands::HandWatch;
+use vision::memory::TableMemory;
 use vision::source::{Frame, FrameSource};
 use vision::Scanner;
 
@@ -22,7 +22,8 @@ pub struct TableFrame {
     /// The seat regions this frame was read against when the seat cards gave them (every seat's
     /// card seen); `None`: the regions drawn for the camera.
     pub regions_from_seat_cards: Option<SeatRegions>,
-    /// A hand (skin where the table changed, [`vision::hands::HandWatch`]) is over the table.
+    /// A hand (skin where the table changed, [`vision::hands::HandWatch`] through the scanner's
+    /// table memory) is over the table.
     pub hand_seen: bool,
     pub scan_ms: f64,
 }
@@ -133,7 +134,8 @@ pub struct TableFeed {
     source: Box<dyn FrameSource>,
     scanner: Scanner,
     faces: Vec<MessageFace>,
-    hands: HandWatch,
+    /// The frames before: the hand and motion watch, and the last scan for an unchanged frame.
+    memory: TableMemory,
     pub name: String,
 }
 
@@ -150,7 +152,7 @@ impl TableFeed {
             source,
             scanner,
             faces,
-            hands: HandWatch::default(),
+            memory: TableMemory::new(),
             name,
         })
     }
@@ -164,13 +166,9 @@ impl TableFeed {
         let t = std::time::Instant::now();
         let obs = self
             .scanner
-            .scan(&frame.image, frame.index)
+            .scan_following(&frame.image, frame.index, &mut self.memory)
             .with_context(|| frame.origin.clone())?;
         let (cards, from_cards) = read_with_seat_cards(&obs, &frame.image, regions, &self.faces)
-            .with_context(|| frame.origin.clone())?;
-        let hand_seen = self
-            .hands
-            .hand_in_view(&frame.image)
             .with_context(|| frame.origin.clone())?;
         Ok(Some(TableFrame {
             index: frame.index,
@@ -178,7 +176,7 @@ impl TableFeed {
             image: frame.image,
             cards,
             regions_from_seat_cards: from_cards,
-            hand_seen,
+            hand_seen: obs.hand,
             scan_ms: t.elapsed().as_secs_f64() * 1000.0,
         }))
     }
